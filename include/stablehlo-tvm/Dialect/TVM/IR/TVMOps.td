@@ -1,0 +1,168 @@
+//===- TVMOps.td - Relax operators ---------------------------*- tablegen -*-===//
+//
+// Names and attribute names are those of `tvm.relax.op` (TVM 0.27).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STABLEHLO_TVM_TVM_OPS
+#define STABLEHLO_TVM_TVM_OPS
+
+include "stablehlo-tvm/Dialect/TVM/IR/TVMBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TVM_Tensor : RankedTensorOf<[AnyType]>;
+def TVM_BoolTensor : RankedTensorOf<[I1]>;
+
+// Every tvm op prints as `tvm.name %a, %b {attrs} : (A, B) -> R`.
+class TVM_PlainOp<string mnemonic, list<Trait> traits = []>
+    : TVM_Op<mnemonic, traits # [Pure]> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+class TVM_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : TVM_PlainOp<mnemonic, traits # [SameOperandsAndResultType]> {
+  let arguments = (ins TVM_Tensor:$x);
+  let results = (outs TVM_Tensor:$result);
+}
+
+class TVM_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : TVM_PlainOp<mnemonic, traits # [SameOperandsAndResultType]> {
+  let arguments = (ins TVM_Tensor:$x1, TVM_Tensor:$x2);
+  let results = (outs TVM_Tensor:$result);
+}
+
+class TVM_CompareOp<string mnemonic>
+    : TVM_PlainOp<mnemonic, [SameTypeOperands, SameOperandsAndResultShape]> {
+  let arguments = (ins TVM_Tensor:$x1, TVM_Tensor:$x2);
+  let results = (outs TVM_BoolTensor:$result);
+}
+
+class TVM_ReduceOp<string mnemonic>
+    : TVM_PlainOp<mnemonic, [SameOperandsAndResultElementType]> {
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims);
+  let results = (outs TVM_Tensor:$result);
+}
+
+// Unary elementwise.
+def TVM_AbsOp : TVM_UnaryOp<"abs">;
+def TVM_NegativeOp : TVM_UnaryOp<"negative">;
+def TVM_ExpOp : TVM_UnaryOp<"exp">;
+def TVM_LogOp : TVM_UnaryOp<"log">;
+def TVM_TanhOp : TVM_UnaryOp<"tanh">;
+def TVM_SqrtOp : TVM_UnaryOp<"sqrt">;
+def TVM_RsqrtOp : TVM_UnaryOp<"rsqrt">;
+def TVM_SigmoidOp : TVM_UnaryOp<"sigmoid">;
+def TVM_LogicalNotOp : TVM_UnaryOp<"logical_not">;
+def TVM_BitwiseNotOp : TVM_UnaryOp<"bitwise_not">;
+
+// Binary elementwise (operands already have the result's shape).
+def TVM_AddOp : TVM_BinaryOp<"add", [Commutative]>;
+def TVM_SubtractOp : TVM_BinaryOp<"subtract">;
+def TVM_MultiplyOp : TVM_BinaryOp<"multiply", [Commutative]>;
+def TVM_DivideOp : TVM_BinaryOp<"divide">;
+def TVM_MaximumOp : TVM_BinaryOp<"maximum", [Commutative]>;
+def TVM_MinimumOp : TVM_BinaryOp<"minimum", [Commutative]>;
+def TVM_LogicalAndOp : TVM_BinaryOp<"logical_and", [Commutative]>;
+def TVM_LogicalOrOp : TVM_BinaryOp<"logical_or", [Commutative]>;
+def TVM_LogicalXorOp : TVM_BinaryOp<"logical_xor", [Commutative]>;
+def TVM_BitwiseAndOp : TVM_BinaryOp<"bitwise_and", [Commutative]>;
+def TVM_BitwiseOrOp : TVM_BinaryOp<"bitwise_or", [Commutative]>;
+def TVM_BitwiseXorOp : TVM_BinaryOp<"bitwise_xor", [Commutative]>;
+
+// Comparisons.
+def TVM_EqualOp : TVM_CompareOp<"equal">;
+def TVM_NotEqualOp : TVM_CompareOp<"not_equal">;
+def TVM_LessOp : TVM_CompareOp<"less">;
+def TVM_LessEqualOp : TVM_CompareOp<"less_equal">;
+def TVM_GreaterOp : TVM_CompareOp<"greater">;
+def TVM_GreaterEqualOp : TVM_CompareOp<"greater_equal">;
+
+def TVM_WhereOp : TVM_PlainOp<"where"> {
+  let summary = "relax.op.where(condition, x1, x2), broadcasting";
+  let arguments = (ins TVM_BoolTensor:$condition, TVM_Tensor:$x1,
+                       TVM_Tensor:$x2);
+  let results = (outs TVM_Tensor:$result);
+}
+
+def TVM_AsTypeOp : TVM_PlainOp<"astype", [SameOperandsAndResultShape]> {
+  let summary = "relax.op.astype(x, dtype)";
+  let arguments = (ins TVM_Tensor:$x, TypeAttr:$dtype);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+// Creation.
+def TVM_ConstantOp : TVM_Op<"constant", [ConstantLike, Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "relax.const(value)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs TVM_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def TVM_ArangeOp : TVM_PlainOp<"arange"> {
+  let summary = "relax.op.arange(start, end, step, dtype): a 1-D range";
+  let arguments = (ins I64Attr:$start, I64Attr:$end, I64Attr:$step,
+                       TypeAttr:$dtype);
+  let results = (outs RankedTensorOf<[AnyType], [HasAnyRankOfPred<[1]>]>:$result);
+  let hasVerifier = 1;
+}
+
+// Shape manipulation.
+def TVM_ReshapeOp : TVM_PlainOp<"reshape", [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.reshape(x, shape)";
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TVM_PermuteDimsOp : TVM_PlainOp<"permute_dims",
+    [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.permute_dims(x, axes)";
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$axes);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TVM_BroadcastToOp : TVM_PlainOp<"broadcast_to",
+    [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.broadcast_to(x, shape), numpy broadcasting";
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+def TVM_StridedSliceOp : TVM_PlainOp<"strided_slice",
+    [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.strided_slice(x, axes, begin, end, strides)";
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$axes,
+                       DenseI64ArrayAttr:$begin, DenseI64ArrayAttr:$end,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs TVM_Tensor:$result);
+}
+
+def TVM_ConcatOp : TVM_PlainOp<"concat", [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.concat(tensors, axis): operands form the tuple";
+  let arguments = (ins Variadic<TVM_Tensor>:$tensors, I64Attr:$axis);
+  let results = (outs TVM_Tensor:$result);
+}
+
+// Linear algebra.
+def TVM_MatmulOp : TVM_PlainOp<"matmul"> {
+  let summary = "relax.op.matmul(x1, x2, out_dtype), numpy matmul semantics";
+  let arguments = (ins TVM_Tensor:$x1, TVM_Tensor:$x2,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let results = (outs TVM_Tensor:$result);
+}
+
+// Reductions.
+def TVM_SumOp : TVM_ReduceOp<"sum">;
+def TVM_ProdOp : TVM_ReduceOp<"prod">;
+def TVM_MaxOp : TVM_ReduceOp<"max">;
+def TVM_MinOp : TVM_ReduceOp<"min">;
+
+#endif // STABLEHLO_TVM_TVM_OPS

@@ -1,0 +1,21 @@
+//===- InitAll.h - Register the project's dialects and passes ---*- C++ -*-===//
+
+#ifndef STABLEHLO_TVM_INITALL_H
+#define STABLEHLO_TVM_INITALL_H
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::stablehlo_tvm {
+
+/// The dialects an import reads and writes: stablehlo, tvm, func.
+void registerAllDialects(DialectRegistry &registry);
+
+/// Every pass of the project and the `stablehlo-to-tvm-pipeline` pipeline.
+void registerAllPasses();
+
+/// The import pipeline, as a textual pass pipeline anchored on builtin.module.
+const char *getImportPipeline();
+
+} // namespace mlir::stablehlo_tvm
+
+#endif // STABLEHLO_TVM_INITALL_H

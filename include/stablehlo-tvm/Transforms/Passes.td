@@ -1,0 +1,40 @@
+//===- Passes.td - Transformations of the import pipeline ---*- tablegen -*-===//
+
+#ifndef STABLEHLO_TVM_TRANSFORMS_PASSES
+#define STABLEHLO_TVM_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def InlinePrivateFunctions : Pass<"stablehlo-inline-private-functions",
+                                  "ModuleOp"> {
+  let summary = "Inline the private helper functions JAX emits, then drop them";
+  let description = [{
+    JAX outlines pieces of a program into private functions (`@relu`,
+    `@_where`, `@closed_call`, ...) and calls them with `func.call`. The import
+    wants one flat function per entry point, so every call to a private
+    function is inlined, innermost first, and private functions left without
+    uses are erased. Public functions are never inlined nor erased.
+
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = call @relu(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    func.func private @relu(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+    ```
+    becomes `@main` with the body of `@relu` in place of the call.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
+  let summary = "Report every op the import could not turn into the tvm dialect";
+  let description = [{
+    The last step of the import: after legalization, only `tvm`, `func` and
+    `builtin` ops may remain. Every other op is reported with its location, all
+    of them in one diagnostic (a note per op), and the pass fails. The Python
+    emitter therefore never sees a half-converted module.
+  }];
+}
+
+#endif // STABLEHLO_TVM_TRANSFORMS_PASSES

@@ -1,0 +1,115 @@
+//===- DotGeneral.cpp - dot_general to a batched Relax matmul -------------===//
+//
+// Any dot_general is a matmul of [batch..., M, K] by [batch..., K, N]: the
+// operands are transposed to (batch, free, contracting) and (batch,
+// contracting, free) order, their free and contracting dimensions flattened,
+// and the [batch..., M, N] product reshaped to the result. Transposes and
+// reshapes that would do nothing are not emitted, so a plain 2-D dot is one
+// tvm.matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+int64_t product(RankedTensorType type, ArrayRef<int64_t> dims) {
+  int64_t result = 1;
+  for (int64_t d : dims)
+    result *= type.getDimSize(d);
+  return result;
+}
+
+SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch,
+                              ArrayRef<int64_t> contract) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d))
+      dims.push_back(d);
+  return dims;
+}
+
+struct DotGeneralConversion : OpConversionPattern<stablehlo::DotGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::DotGeneralOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+    auto resultType = op.getType();
+    Type resultElement = resultType.getElementType();
+    if (resultElement.isInteger(1))
+      return rewriter.notifyMatchFailure(op, "dot_general on i1");
+    auto dims = op.getDotDimensionNumbers();
+    ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
+    ArrayRef<int64_t> rhsBatch = dims.getRhsBatchingDimensions();
+    ArrayRef<int64_t> lhsContract = dims.getLhsContractingDimensions();
+    ArrayRef<int64_t> rhsContract = dims.getRhsContractingDimensions();
+    SmallVector<int64_t> lhsFree =
+        freeDims(lhsType.getRank(), lhsBatch, lhsContract);
+    SmallVector<int64_t> rhsFree =
+        freeDims(rhsType.getRank(), rhsBatch, rhsContract);
+
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    // Mixed operand types compute in the result type.
+    if (lhsType.getElementType() != rhsType.getElementType()) {
+      auto cast = [&](Value v, RankedTensorType t) -> Value {
+        if (t.getElementType() == resultElement)
+          return v;
+        return tvm::AsTypeOp::create(rewriter, loc,
+                                     t.clone(resultElement), v,
+                                     TypeAttr::get(resultElement));
+      };
+      lhs = cast(lhs, lhsType);
+      rhs = cast(rhs, rhsType);
+    }
+
+    SmallVector<int64_t> lhsPerm(lhsBatch), rhsPerm(rhsBatch);
+    llvm::append_range(lhsPerm, lhsFree);
+    llvm::append_range(lhsPerm, lhsContract);
+    llvm::append_range(rhsPerm, rhsContract);
+    llvm::append_range(rhsPerm, rhsFree);
+    lhs = permuteDims(rewriter, loc, lhs, lhsPerm);
+    rhs = permuteDims(rewriter, loc, rhs, rhsPerm);
+
+    SmallVector<int64_t> batchShape;
+    for (int64_t d : lhsBatch)
+      batchShape.push_back(lhsType.getDimSize(d));
+    int64_t m = product(lhsType, lhsFree);
+    int64_t k = product(lhsType, lhsContract);
+    int64_t n = product(rhsType, rhsFree);
+    SmallVector<int64_t> lhsShape(batchShape), rhsShape(batchShape),
+        productShape(batchShape);
+    lhsShape.append({m, k});
+    rhsShape.append({k, n});
+    productShape.append({m, n});
+    lhs = reshapeTo(rewriter, loc, lhs, lhsShape);
+    rhs = reshapeTo(rewriter, loc, rhs, rhsShape);
+
+    TypeAttr outDtype;
+    if (cast<RankedTensorType>(lhs.getType()).getElementType() != resultElement)
+      outDtype = TypeAttr::get(resultElement);
+    Value product = tvm::MatmulOp::create(
+        rewriter, loc, RankedTensorType::get(productShape, resultElement), lhs,
+        rhs, outDtype);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, product,
+                                     resultType.getShape()));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateDotGeneralPatterns(MLIRContext *context,
+                                RewritePatternSet &patterns) {
+  patterns.add<DotGeneralConversion>(context);
+}
+
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,153 @@
+//===- Reduce.cpp - reduce with a known body to Relax reductions ----------===//
+//
+// A single-input reduce whose body is one of add, multiply, maximum, minimum
+// applied to its two arguments is a Relax sum/prod/max/min. StableHLO folds
+// the init value into the reduction, so unless it is a constant equal to the
+// operation's identity it is combined with the reduced value afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+enum class ReductionKind { Sum, Prod, Max, Min };
+
+/// The reduction a body computes, if it is a single known binary op.
+std::optional<ReductionKind> matchReductionBody(Block &body) {
+  if (body.getNumArguments() != 2 || !llvm::hasNItems(body, 2))
+    return std::nullopt;
+  Operation &inner = body.front();
+  auto ret = dyn_cast<stablehlo::ReturnOp>(body.back());
+  if (!ret || ret.getNumOperands() != 1 ||
+      ret.getOperand(0) != inner.getResult(0) || inner.getNumOperands() != 2)
+    return std::nullopt;
+  Value a = inner.getOperand(0), b = inner.getOperand(1);
+  if (!((a == body.getArgument(0) && b == body.getArgument(1)) ||
+        (a == body.getArgument(1) && b == body.getArgument(0))))
+    return std::nullopt;
+  if (isa<stablehlo::AddOp>(inner))
+    return ReductionKind::Sum;
+  if (isa<stablehlo::MulOp>(inner))
+    return ReductionKind::Prod;
+  if (isa<stablehlo::MaxOp>(inner))
+    return ReductionKind::Max;
+  if (isa<stablehlo::MinOp>(inner))
+    return ReductionKind::Min;
+  return std::nullopt;
+}
+
+/// True when `init` is a constant that leaves the reduction unchanged.
+bool isIdentity(ReductionKind kind, Value init) {
+  DenseElementsAttr attr;
+  if (!matchPattern(init, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  Type type = attr.getElementType();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat value = attr.getSplatValue<APFloat>();
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::Sum:
+      return value.isZero();
+    case ReductionKind::Prod:
+      return value.compare(APFloat::getOne(sem)) == APFloat::cmpEqual;
+    case ReductionKind::Max:
+      return value.isInfinity() && value.isNegative();
+    case ReductionKind::Min:
+      return value.isInfinity() && !value.isNegative();
+    }
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType || intType.getWidth() == 1)
+    return false;
+  APInt value = attr.getSplatValue<APInt>();
+  unsigned width = intType.getWidth();
+  bool isUnsigned = intType.isUnsigned();
+  switch (kind) {
+  case ReductionKind::Sum:
+    return value.isZero();
+  case ReductionKind::Prod:
+    return value.isOne();
+  case ReductionKind::Max:
+    return value == (isUnsigned ? APInt::getMinValue(width)
+                                : APInt::getSignedMinValue(width));
+  case ReductionKind::Min:
+    return value == (isUnsigned ? APInt::getMaxValue(width)
+                                : APInt::getSignedMaxValue(width));
+  }
+  return false;
+}
+
+template <typename ReduceOp, typename CombineOp>
+Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
+                    Value input, Value init, ArrayRef<int64_t> dims,
+                    bool initIsIdentity) {
+  Value result = input;
+  if (!dims.empty())
+    result = ReduceOp::create(builder, loc, type, input,
+                              builder.getDenseI64ArrayAttr(dims),
+                              builder.getBoolAttr(false));
+  if (initIsIdentity)
+    return result;
+  Value initTensor = broadcastTo(builder, loc, init, type.getShape());
+  return CombineOp::create(builder, loc, type, result, initTensor);
+}
+
+struct ReduceConversion : OpConversionPattern<stablehlo::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getInputs().size() != 1)
+      return rewriter.notifyMatchFailure(op, "reduce of several inputs");
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    if (type.getElementType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "reduce of i1");
+    std::optional<ReductionKind> kind = matchReductionBody(op.getBody().front());
+    if (!kind)
+      return rewriter.notifyMatchFailure(op, "reduction body not recognized");
+    Value input = adaptor.getInputs().front();
+    Value init = adaptor.getInitValues().front();
+    bool identity = isIdentity(*kind, op.getInitValues().front());
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> dims = op.getDimensions();
+    Value result;
+    switch (*kind) {
+    case ReductionKind::Sum:
+      result = emitReduction<tvm::SumOp, tvm::AddOp>(rewriter, loc, type, input,
+                                                     init, dims, identity);
+      break;
+    case ReductionKind::Prod:
+      result = emitReduction<tvm::ProdOp, tvm::MultiplyOp>(
+          rewriter, loc, type, input, init, dims, identity);
+      break;
+    case ReductionKind::Max:
+      result = emitReduction<tvm::MaxOp, tvm::MaximumOp>(
+          rewriter, loc, type, input, init, dims, identity);
+      break;
+    case ReductionKind::Min:
+      result = emitReduction<tvm::MinOp, tvm::MinimumOp>(
+          rewriter, loc, type, input, init, dims, identity);
+      break;
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateReducePatterns(MLIRContext *context,
+                            RewritePatternSet &patterns) {
+  patterns.add<ReduceConversion>(context);
+}
+
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,40 @@
+//===- Rewriters.h - stablehlo -> tvm patterns, one set per family -*- C++ -*-===//
+
+#ifndef STABLEHLO_TVM_LIB_CONVERSION_REWRITERS_H
+#define STABLEHLO_TVM_LIB_CONVERSION_REWRITERS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::stablehlo_tvm {
+
+void populateElementwisePatterns(MLIRContext *context,
+                                 RewritePatternSet &patterns);
+void populateDataMovementPatterns(MLIRContext *context,
+                                  RewritePatternSet &patterns);
+void populateDotGeneralPatterns(MLIRContext *context,
+                                RewritePatternSet &patterns);
+void populateReducePatterns(MLIRContext *context, RewritePatternSet &patterns);
+
+/// True for the element types a TVM tensor can hold (everything but complex).
+bool isTVMElementType(Type type);
+
+/// True when every operand and result of `op` is a tensor TVM can hold.
+bool hasTVMTypes(Operation *op);
+
+/// `value` reshaped to `shape`, or `value` itself when it already has it.
+Value reshapeTo(OpBuilder &builder, Location loc, Value value,
+                ArrayRef<int64_t> shape);
+
+/// `value` with its dimensions permuted, or itself for the identity.
+Value permuteDims(OpBuilder &builder, Location loc, Value value,
+                  ArrayRef<int64_t> axes);
+
+/// A scalar `value` (rank 0) broadcast to `shape`.
+Value broadcastTo(OpBuilder &builder, Location loc, Value value,
+                  ArrayRef<int64_t> shape);
+
+} // namespace mlir::stablehlo_tvm
+
+#endif // STABLEHLO_TVM_LIB_CONVERSION_REWRITERS_H

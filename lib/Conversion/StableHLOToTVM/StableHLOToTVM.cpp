@@ -1,0 +1,37 @@
+//===- StableHLOToTVM.cpp - The convert-stablehlo-to-tvm pass -------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Conversion/Passes.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_CONVERTSTABLEHLOTOTVM
+#include "stablehlo-tvm/Conversion/Passes.h.inc"
+
+namespace {
+
+struct ConvertStableHLOToTVMPass
+    : impl::ConvertStableHLOToTVMBase<ConvertStableHLOToTVMPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addLegalDialect<tvm::TVMDialect, func::FuncDialect>();
+    // stablehlo ops are left with unknown legality: the conversion is partial
+    // and whatever stays is reported, all at once, by tvm-check-legality.
+    RewritePatternSet patterns(context);
+    populateElementwisePatterns(context, patterns);
+    populateDataMovementPatterns(context, patterns);
+    populateDotGeneralPatterns(context, patterns);
+    populateReducePatterns(context, patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm

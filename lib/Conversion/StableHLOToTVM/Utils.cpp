@@ -1,0 +1,58 @@
+//===- Utils.cpp - Shape helpers shared by the conversion patterns --------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+namespace mlir::stablehlo_tvm {
+
+bool isTVMElementType(Type type) {
+  return isa<IntegerType, FloatType>(type);
+}
+
+bool hasTVMTypes(Operation *op) {
+  auto ok = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.hasStaticShape() &&
+           isTVMElementType(tensor.getElementType());
+  };
+  return llvm::all_of(op->getOperandTypes(), ok) &&
+         llvm::all_of(op->getResultTypes(), ok);
+}
+
+Value reshapeTo(OpBuilder &builder, Location loc, Value value,
+                ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tvm::ReshapeOp::create(builder, loc, resultType, value,
+                                builder.getDenseI64ArrayAttr(shape));
+}
+
+Value permuteDims(OpBuilder &builder, Location loc, Value value,
+                  ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  bool identity = llvm::all_of(llvm::enumerate(axes), [](auto pair) {
+    return static_cast<int64_t>(pair.index()) == pair.value();
+  });
+  if (identity)
+    return value;
+  SmallVector<int64_t> shape;
+  for (int64_t axis : axes)
+    shape.push_back(type.getDimSize(axis));
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tvm::PermuteDimsOp::create(builder, loc, resultType, value,
+                                    builder.getDenseI64ArrayAttr(axes));
+}
+
+Value broadcastTo(OpBuilder &builder, Location loc, Value value,
+                  ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tvm::BroadcastToOp::create(builder, loc, resultType, value,
+                                    builder.getDenseI64ArrayAttr(shape));
+}
+
+} // namespace mlir::stablehlo_tvm

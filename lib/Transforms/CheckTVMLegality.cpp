@@ -1,0 +1,60 @@
+//===- CheckTVMLegality.cpp - Report what the import left unconverted -----===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_CHECKTVMLEGALITY
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+bool isLegal(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  return dialect && isa<tvm::TVMDialect, func::FuncDialect, BuiltinDialect>(
+                        dialect);
+}
+
+struct CheckTVMLegalityPass
+    : impl::CheckTVMLegalityBase<CheckTVMLegalityPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> illegal;
+    llvm::SetVector<StringRef> names;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isLegal(op))
+        return WalkResult::advance();
+      illegal.push_back(op);
+      names.insert(op->getName().getStringRef());
+      // What is nested in an unsupported op is reported with it.
+      return WalkResult::skip();
+    });
+    if (illegal.empty())
+      return;
+    InFlightDiagnostic diag = emitError(illegal.front()->getLoc())
+                              << illegal.size()
+                              << " operation(s) could not be imported into "
+                                 "TVM; unsupported: "
+                              << llvm::join(names, ", ");
+    for (Operation *op : illegal) {
+      Diagnostic &note = diag.attachNote(op->getLoc());
+      note << "unsupported operation '" << op->getName() << "' : ";
+      note << "(";
+      llvm::interleaveComma(op->getOperandTypes(), note,
+                            [&](Type t) { note << t; });
+      note << ") -> (";
+      llvm::interleaveComma(op->getResultTypes(), note,
+                            [&](Type t) { note << t; });
+      note << ")";
+    }
+    signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,69 @@
+//===- InlinePrivateFunctions.cpp - Flatten JAX's private helpers ---------===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/Inliner.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_INLINEPRIVATEFUNCTIONS
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+struct InlinePrivateFunctionsPass
+    : impl::InlinePrivateFunctionsBase<InlinePrivateFunctionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    InlinerInterface interface(&getContext());
+    InlinerConfig config;
+
+    auto privateCallee = [&](func::CallOp call) -> func::FuncOp {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || !callee.isPrivate() || callee.isExternal())
+        return nullptr;
+      return callee;
+    };
+
+    // Each round inlines every call to a private function; calls that the
+    // inlined bodies bring in are handled by the next round. StableHLO has no
+    // recursion, so the depth of the call graph bounds the number of rounds.
+    auto funcs = module.getOps<func::FuncOp>();
+    size_t maxRounds = std::distance(funcs.begin(), funcs.end()) + 1;
+    for (size_t round = 0;; ++round) {
+      SmallVector<func::CallOp> calls;
+      module.walk([&](func::CallOp call) {
+        if (privateCallee(call))
+          calls.push_back(call);
+      });
+      if (calls.empty())
+        break;
+      if (round == maxRounds) {
+        calls.front().emitError("recursive call to private function ")
+            << calls.front().getCallee() << " cannot be inlined";
+        return signalPassFailure();
+      }
+      for (func::CallOp call : calls) {
+        func::FuncOp callee = privateCallee(call);
+        if (failed(inlineCall(interface, config.getCloneCallback(), call,
+                              callee, &callee.getBody()))) {
+          call.emitError("cannot inline call to ") << call.getCallee();
+          return signalPassFailure();
+        }
+        call.erase();
+      }
+    }
+
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (func.isPrivate() &&
+          SymbolTable::symbolKnownUseEmpty(func, module))
+        func.erase();
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm
