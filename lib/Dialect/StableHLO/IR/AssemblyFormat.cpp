@@ -148,8 +148,13 @@ void printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
   p << ']';
 }
 
+static ParseResult parsePrecisionConfig(OpAsmParser &parser,
+                                       ArrayAttr &precision);
+static void printPrecisionConfig(OpAsmPrinter &p, ArrayAttr precision);
+
 ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
-                                     DotDimensionNumbersAttr &dims) {
+                                     DotDimensionNumbersAttr &dims,
+                                     ArrayAttr &precision) {
   SmallVector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
   auto parsePair = [&](SmallVectorImpl<int64_t> &lhs,
                        SmallVectorImpl<int64_t> &rhs) -> ParseResult {
@@ -167,11 +172,12 @@ ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
     return failure();
   dims = DotDimensionNumbersAttr::get(parser.getContext(), lhsBatch, rhsBatch,
                                       lhsContract, rhsContract);
-  return success();
+  return parsePrecisionConfig(parser, precision);
 }
 
 void printDotDimensionNumbers(OpAsmPrinter &p, Operation *,
-                              DotDimensionNumbersAttr dims) {
+                              DotDimensionNumbersAttr dims,
+                              ArrayAttr precision) {
   if (!dims.getLhsBatchingDimensions().empty() ||
       !dims.getRhsBatchingDimensions().empty()) {
     p << "batching_dims = ";
@@ -184,9 +190,11 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *,
   printIntList(p, dims.getLhsContractingDimensions());
   p << " x ";
   printIntList(p, dims.getRhsContractingDimensions());
+  printPrecisionConfig(p, precision);
 }
 
-ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &precision) {
+static ParseResult parsePrecisionConfig(OpAsmParser &parser,
+                                       ArrayAttr &precision) {
   if (failed(parser.parseOptionalComma()))
     return success();
   SmallVector<Attribute> values;
@@ -208,7 +216,7 @@ ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &precision) {
   return success();
 }
 
-void printPrecisionConfig(OpAsmPrinter &p, Operation *, ArrayAttr precision) {
+static void printPrecisionConfig(OpAsmPrinter &p, ArrayAttr precision) {
   if (!precision)
     return;
   p << ", precision = [";

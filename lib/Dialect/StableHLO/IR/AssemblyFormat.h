@@ -77,11 +77,11 @@ void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *op,
 //===----------------------------------------------------------------------===//
 
 ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
-                                     DotDimensionNumbersAttr &dims);
+                                     DotDimensionNumbersAttr &dims,
+                                     ArrayAttr &precision);
 void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op,
-                              DotDimensionNumbersAttr dims);
-ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &precision);
-void printPrecisionConfig(OpAsmPrinter &p, Operation *op, ArrayAttr precision);
+                              DotDimensionNumbersAttr dims,
+                              ArrayAttr precision);
 
 //===----------------------------------------------------------------------===//
 // `[1, 2, 3]` lists shared by the attribute printers.

@@ -85,6 +85,13 @@ LogicalResult ConstantOp::inferReturnTypes(
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+/// `%cst` for floating-point constants, `%c` for the others, as jaxlib names
+/// them.
+void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  Type element = getType().getElementType();
+  setNameFn(getResult(), isa<FloatType>(element) ? "cst" : "c");
+}
+
 LogicalResult IotaOp::verify() {
   auto type = getOutput().getType();
   if (type.getRank() == 0)

@@ -13,6 +13,7 @@ include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOBase.td"
 include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOEnums.td"
 include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOAttrs.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -156,7 +157,8 @@ def StableHLO_SelectOp : StableHLO_Op<"select", [Pure]> {
 
 def StableHLO_ConstantOp : StableHLO_Op<"constant",
     [ConstantLike, Pure,
-     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+     DeclareOpInterfaceMethods<InferTypeOpInterface>,
+     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "a tensor constant";
   let arguments = (ins ElementsAttr:$value);
   let results = (outs HLO_Tensor:$output);
@@ -248,8 +250,8 @@ def StableHLO_DotGeneralOp : StableHLO_Op<"dot_general", [Pure]> {
   );
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers)
-      custom<PrecisionConfig>($precision_config)
+    $lhs `,` $rhs `,`
+      custom<DotDimensionNumbers>($dot_dimension_numbers, $precision_config)
       attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;

@@ -1,0 +1,397 @@
+//===- StableHLOTVMModule.cpp - nanobind bindings of the C++ core ---------===//
+//
+// The Python side sees parsed modules, the pass pipeline and a read-only walk
+// of functions: ops with operand/result ids, result types as (shape, dtype)
+// and attributes as Python values. Dense constants come out as zero-copy
+// views of the attribute's storage. Every MLIR diagnostic becomes a
+// stablehlo_tvm.errors.MLIRError carrying its location; nothing aborts the
+// interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stablehlo-tvm/InitAll.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace mlir;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+struct DiagnosticRecord {
+  std::string severity;
+  std::string location;
+  std::string message;
+};
+
+/// An error carrying every diagnostic MLIR emitted, notes included.
+struct DiagnosticError {
+  std::string summary;
+  std::vector<DiagnosticRecord> diagnostics;
+};
+
+std::string formatLocation(Location loc) {
+  std::string result;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      result = (fileLoc.getFilename().getValue() + ":" +
+                llvm::Twine(fileLoc.getLine()) + ":" +
+                llvm::Twine(fileLoc.getColumn()))
+                   .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.empty() ? "<unknown>" : result;
+}
+
+const char *severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+/// Collects the diagnostics of one C++ call; `raise` turns them into an error.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          record(diag);
+          for (Diagnostic &note : diag.getNotes())
+            record(note);
+          return success();
+        }) {}
+
+  [[noreturn]] void raise(const std::string &what) {
+    DiagnosticError error;
+    error.diagnostics = records;
+    std::string text = what;
+    for (const DiagnosticRecord &r : records)
+      text += "\n" + r.location + ": " + r.severity + ": " + r.message;
+    error.summary = text;
+    throw error;
+  }
+
+private:
+  void record(Diagnostic &diag) {
+    records.push_back({severityName(diag.getSeverity()),
+                       formatLocation(diag.getLocation()), diag.str()});
+  }
+
+  std::vector<DiagnosticRecord> records;
+  ScopedDiagnosticHandler handler;
+};
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+/// A parsed module with the context that owns it.
+class PyModule {
+public:
+  static std::unique_ptr<PyModule> parse(const std::string &text,
+                                         const std::string &sourceName) {
+    auto result = std::unique_ptr<PyModule>(new PyModule());
+    DiagnosticCollector diagnostics(result->context.get());
+    {
+      nb::gil_scoped_release release;
+      ParserConfig config(result->context.get());
+      result->module = parseSourceString<ModuleOp>(text, config, sourceName);
+    }
+    if (!result->module)
+      diagnostics.raise("failed to parse " + sourceName);
+    return result;
+  }
+
+  void runPipeline(const std::string &pipeline) {
+    DiagnosticCollector diagnostics(context.get());
+    bool failed;
+    {
+      nb::gil_scoped_release release;
+      failed = runPipelineImpl(pipeline);
+    }
+    if (failed)
+      diagnostics.raise("pass pipeline failed: " + pipeline);
+  }
+
+  std::string toText(bool generic, bool debugInfo) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    OpPrintingFlags flags;
+    if (generic)
+      flags.printGenericOpForm();
+    if (debugInfo)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    module->print(os, flags);
+    return text;
+  }
+
+  ModuleOp get() { return *module; }
+
+private:
+  PyModule() : context(std::make_unique<MLIRContext>(makeRegistry())) {
+    context->loadAllAvailableDialects();
+  }
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    stablehlo_tvm::registerAllDialects(registry);
+    return registry;
+  }
+
+  bool runPipelineImpl(const std::string &pipeline) {
+    FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline);
+    if (failed(parsed)) {
+      emitError(UnknownLoc::get(context.get()))
+          << "invalid pass pipeline: " << pipeline;
+      return true;
+    }
+    PassManager pm(context.get(), parsed->getOpAnchorName());
+    static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    return mlir::failed(pm.run(*module));
+  }
+
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+};
+
+//===----------------------------------------------------------------------===//
+// Walking functions into Python values
+//===----------------------------------------------------------------------===//
+
+/// TVM's name for an element type; empty for types TVM has no dtype for.
+std::string dtypeName(Type type) {
+  if (type.isInteger(1))
+    return "bool";
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return (intType.isUnsigned() ? "uint" : "int") +
+           std::to_string(intType.getWidth());
+  if (type.isBF16())
+    return "bfloat16";
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    if (floatType.isF16() || floatType.isF32() || floatType.isF64())
+      return "float" + std::to_string(floatType.getWidth());
+  }
+  return "";
+}
+
+std::string printToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// A tensor type as (shape, dtype, text); -1 marks a dynamic dimension and
+/// dtype is None where TVM has no equivalent.
+nb::object typeToPython(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return nb::make_tuple(nb::none(), nb::none(), printToString(type));
+  nb::list shape;
+  for (int64_t dim : tensor.getShape())
+    shape.append(ShapedType::isDynamic(dim) ? -1 : dim);
+  std::string dtype = dtypeName(tensor.getElementType());
+  nb::object dtypeObj = dtype.empty() ? nb::none() : nb::cast(dtype);
+  return nb::make_tuple(nb::tuple(shape), dtypeObj, printToString(type));
+}
+
+/// Dense elements as (raw bytes view, shape, dtype, splat); the bytes view
+/// aliases the attribute's storage, which lives as long as `owner`.
+nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
+  auto type = cast<ShapedType>(attr.getType());
+  nb::list shape;
+  for (int64_t dim : type.getShape())
+    shape.append(dim);
+  std::string dtype = dtypeName(type.getElementType());
+  if (dtype.empty())
+    throw DiagnosticError{"unsupported constant element type " +
+                              printToString(type.getElementType()),
+                          {}};
+  nb::object data;
+  if (type.getElementType().isInteger(1)) {
+    // i1 storage is bit-packed: unpack to one byte per element.
+    std::vector<uint8_t> bytes;
+    for (bool value : attr.getValues<bool>())
+      bytes.push_back(value);
+    data = nb::bytes(reinterpret_cast<const char *>(bytes.data()),
+                     bytes.size());
+  } else {
+    ArrayRef<char> raw = attr.getRawData();
+    size_t size = raw.size();
+    data = nb::cast(nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>>(
+        raw.data(), {size}, owner));
+  }
+  return nb::make_tuple(data, nb::tuple(shape), dtype, attr.isSplat());
+}
+
+nb::object attributeToPython(Attribute attr, nb::handle owner) {
+  if (auto boolAttr = dyn_cast<BoolAttr>(attr))
+    return nb::bool_(boolAttr.getValue());
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr)) {
+    if (intAttr.getType().isUnsignedInteger())
+      return nb::int_(intAttr.getValue().getZExtValue());
+    return nb::int_(intAttr.getValue().getSExtValue());
+  }
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return nb::float_(floatAttr.getValueAsDouble());
+  if (auto strAttr = dyn_cast<StringAttr>(attr))
+    return nb::str(strAttr.getValue().data(), strAttr.getValue().size());
+  if (auto arrayAttr = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    nb::list list;
+    for (int64_t v : arrayAttr.asArrayRef())
+      list.append(v);
+    return list;
+  }
+  if (auto arrayAttr = dyn_cast<DenseBoolArrayAttr>(attr)) {
+    nb::list list;
+    for (bool v : arrayAttr.asArrayRef())
+      list.append(v);
+    return list;
+  }
+  if (auto arrayAttr = dyn_cast<ArrayAttr>(attr)) {
+    nb::list list;
+    for (Attribute element : arrayAttr)
+      list.append(attributeToPython(element, owner));
+    return list;
+  }
+  if (auto typeAttr = dyn_cast<TypeAttr>(attr)) {
+    std::string dtype = dtypeName(typeAttr.getValue());
+    if (!dtype.empty())
+      return nb::str(dtype.c_str());
+    return nb::str(printToString(typeAttr.getValue()).c_str());
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return elementsToPython(dense, owner);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return nb::str(text.c_str());
+}
+
+/// One function as a dict: name, public, arguments [(id, type)], results
+/// [type], ops [{name, operands, results, attributes, location}], returns.
+nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
+  DenseMap<Value, int64_t> ids;
+  auto idOf = [&](Value value) -> int64_t {
+    auto [it, inserted] = ids.try_emplace(value, ids.size());
+    return it->second;
+  };
+  nb::dict result;
+  result["name"] = func.getSymName().str();
+  result["public"] = func.isPublic();
+  nb::list arguments, results, ops, returns;
+  for (Type type : func.getFunctionType().getResults())
+    results.append(typeToPython(type));
+  if (!func.isExternal()) {
+    Block &body = func.getBody().front();
+    for (BlockArgument arg : body.getArguments())
+      arguments.append(nb::make_tuple(idOf(arg), typeToPython(arg.getType())));
+    for (Operation &op : body) {
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (Value v : ret.getOperands())
+          returns.append(idOf(v));
+        continue;
+      }
+      nb::dict entry;
+      entry["name"] = op.getName().getStringRef().str();
+      nb::list operands, opResults;
+      for (Value v : op.getOperands())
+        operands.append(idOf(v));
+      for (Value v : op.getResults())
+        opResults.append(nb::make_tuple(idOf(v), typeToPython(v.getType())));
+      nb::dict attrs;
+      for (NamedAttribute named : op.getAttrs())
+        attrs[named.getName().str().c_str()] =
+            attributeToPython(named.getValue(), owner);
+      if (auto call = dyn_cast<func::CallOp>(op))
+        attrs["callee"] = call.getCallee().str();
+      entry["operands"] = operands;
+      entry["results"] = opResults;
+      entry["attributes"] = attrs;
+      entry["location"] = formatLocation(op.getLoc());
+      ops.append(entry);
+    }
+  }
+  result["arguments"] = arguments;
+  result["results"] = results;
+  result["ops"] = ops;
+  result["returns"] = returns;
+  return result;
+}
+
+} // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "C++ core of stablehlo_tvm: parsing, the import pipeline, walking";
+
+  stablehlo_tvm::registerAllPasses();
+
+  nb::register_exception_translator([](const std::exception_ptr &p, void *) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const DiagnosticError &error) {
+      nb::object cls =
+          nb::module_::import_("stablehlo_tvm.errors").attr("MLIRError");
+      nb::list diagnostics;
+      for (const DiagnosticRecord &r : error.diagnostics)
+        diagnostics.append(nb::make_tuple(r.severity, r.location, r.message));
+      nb::object exc = cls(error.summary, diagnostics);
+      PyErr_SetObject(cls.ptr(), exc.ptr());
+    }
+  });
+
+  m.attr("IMPORT_PIPELINE") = stablehlo_tvm::getImportPipeline();
+
+  nb::class_<PyModule>(m, "Module")
+      .def_static("parse", &PyModule::parse, nb::arg("text"),
+                  nb::arg("source_name") = "<input>",
+                  "Parse and verify MLIR text or bytecode.")
+      .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
+           "Run a textual pass pipeline, e.g. builtin.module(cse).")
+      .def("to_text", &PyModule::toText, nb::arg("generic") = false,
+           nb::arg("debug_info") = false)
+      .def("__str__", [](PyModule &self) { return self.toText(false, false); })
+      .def(
+          "functions",
+          [](nb::handle self) {
+            PyModule &module = nb::cast<PyModule &>(self);
+            nb::list list;
+            for (auto func : module.get().getOps<func::FuncOp>())
+              list.append(functionToPython(func, self));
+            return list;
+          },
+          "Every func.func of the module as a dict (see functionToPython).");
+}

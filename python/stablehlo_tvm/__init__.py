@@ -1,0 +1,24 @@
+"""stablehlo_tvm: import StableHLO (what JAX exports) into Apache TVM.
+
+    import jax, jax.numpy as jnp, numpy as np
+    import stablehlo_tvm
+
+    lowered = jax.jit(f).lower(x)
+    irmodule = stablehlo_tvm.import_stablehlo(lowered)   # a Relax tvm.IRModule
+    run = stablehlo_tvm.build(irmodule)                   # compiled with TVM
+    np.testing.assert_allclose(run(x), jax.jit(f)(x))
+"""
+
+from .api import import_stablehlo, import_to_tvm_dialect, parse
+from .errors import EmitError, MLIRError
+from .runtime import Compiled, build
+
+__all__ = [
+    "Compiled",
+    "EmitError",
+    "MLIRError",
+    "build",
+    "import_stablehlo",
+    "import_to_tvm_dialect",
+    "parse",
+]

@@ -1,0 +1,37 @@
+"""import_stablehlo: StableHLO in, a Relax IRModule out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from .emitter import emit_module
+from .inputs import to_mlir_text
+
+
+def parse(source: Any, *example_args: Any) -> "_core.Module":
+    """Parses and verifies ``source`` (any form ``import_stablehlo`` takes)."""
+    text, name = to_mlir_text(source, *example_args)
+    return _core.Module.parse(text, name)
+
+
+def import_to_tvm_dialect(source: Any, *example_args: Any) -> "_core.Module":
+    """Runs the import pipeline and returns the module in the tvm dialect."""
+    module = parse(source, *example_args)
+    module.run_pipeline(_core.IMPORT_PIPELINE)
+    return module
+
+
+def import_stablehlo(source: Any, *example_args: Any):
+    """Imports StableHLO into a Relax ``tvm.IRModule``.
+
+    ``source`` is MLIR text, a path, bytecode or a portable artifact, a jaxlib
+    ``ir.Module``, a ``jax.stages.Lowered``, a ``jax.export.Exported``, or a
+    function followed by example arguments. The module's public functions
+    become Relax functions of the same name and signature ("main" for JAX).
+
+    Raises ``MLIRError`` (with source locations) for malformed input and for
+    ops the import does not support, all of them listed at once.
+    """
+    module = import_to_tvm_dialect(source, *example_args)
+    return emit_module(module.functions())

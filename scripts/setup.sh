@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine and builds the project: Debian's LLVM/MLIR
+# 22 packages, a virtual environment in .venv with pinned Python packages, and
+# an editable install of stablehlo-to-tvm (C++ library, nanobind module and the
+# stablehlo-to-tvm tool). Idempotent; a second run only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libzstd-dev
+              ccache g++ git python3 python3-venv python3-dev)
+PIP_PACKAGES=("jax==0.10.2" "jaxlib==0.10.2" "apache-tvm==0.27.0.post1"
+              "apache-tvm-ffi==0.1.15.post2" "nanobind==3.1.0"
+              "scikit-build-core>=0.10" "cmake>=3.25" ninja numpy ml_dtypes lit pytest)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+# A python3 on PATH that is not Debian's (pyenv, say) needs no python3 packages.
+if command -v python3 >/dev/null && python3 -c "import venv, sysconfig; assert sysconfig.get_paths()['include']" 2>/dev/null \
+   && [ -f "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then
+  missing=("${missing[@]/python3-venv}"); missing=("${missing[@]/python3-dev}"); missing=("${missing[@]/python3}")
+fi
+missing=(${missing[@]+"${missing[@]}"})
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+PY=.venv/bin/python
+stamp=.venv/.requirements
+if [ "$(cat "$stamp" 2>/dev/null)" != "${PIP_PACKAGES[*]}" ]; then
+  echo "setup: installing Python packages"
+  $PY -m pip install -q --upgrade pip
+  $PY -m pip install -q "${PIP_PACKAGES[@]}"
+  echo "${PIP_PACKAGES[*]}" > "$stamp"
+fi
+
+echo "setup: building stablehlo-to-tvm"
+export CCACHE_BASEDIR="$PWD" CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
+$PY -m pip install -q --no-build-isolation --no-deps -e . \
+  -Cbuild-dir=build/py -Ccmake.define.Python_EXECUTABLE="$PWD/$PY"
+echo "setup: done (activate with: source .venv/bin/activate)"
