@@ -42,15 +42,13 @@ struct CheckTVMLegalityPass
                                  "TVM; unsupported: "
                               << llvm::join(names, ", ");
     for (Operation *op : illegal) {
-      Diagnostic &note = diag.attachNote(op->getLoc());
-      note << "unsupported operation '" << op->getName() << "' : ";
-      note << "(";
-      llvm::interleaveComma(op->getOperandTypes(), note,
-                            [&](Type t) { note << t; });
-      note << ") -> (";
-      llvm::interleaveComma(op->getResultTypes(), note,
-                            [&](Type t) { note << t; });
-      note << ")";
+      std::string types;
+      llvm::raw_string_ostream os(types);
+      FunctionType::get(op->getContext(), op->getOperandTypes(),
+                        op->getResultTypes())
+          .print(os);
+      diag.attachNote(op->getLoc())
+          << "unsupported operation '" << op->getName() << "' : " << types;
     }
     signalPassFailure();
   }

@@ -44,14 +44,21 @@ struct InlinePrivateFunctionsPass
         break;
       if (round == maxRounds) {
         calls.front().emitError("recursive call to private function ")
-            << calls.front().getCallee() << " cannot be inlined";
+            << calls.front().getCalleeAttr() << " cannot be inlined";
         return signalPassFailure();
       }
       for (func::CallOp call : calls) {
         func::FuncOp callee = privateCallee(call);
+        // A function that calls itself, directly or once its callees are
+        // inlined, can never be flattened.
+        if (call->getParentOfType<func::FuncOp>() == callee) {
+          call.emitError("recursive call to private function ")
+              << call.getCalleeAttr() << " cannot be inlined";
+          return signalPassFailure();
+        }
         if (failed(inlineCall(interface, config.getCloneCallback(), call,
                               callee, &callee.getBody()))) {
-          call.emitError("cannot inline call to ") << call.getCallee();
+          call.emitError("cannot inline call to ") << call.getCalleeAttr();
           return signalPassFailure();
         }
         call.erase();

@@ -22,6 +22,15 @@ struct ConvertStableHLOToTVMPass
     target.addLegalDialect<tvm::TVMDialect, func::FuncDialect>();
     // stablehlo ops are left with unknown legality: the conversion is partial
     // and whatever stays is reported, all at once, by tvm-check-legality.
+    // Bodies of stablehlo ops (reduce, ...) are scalar code their parent's
+    // pattern reads as it is, so they are never converted on their own.
+    target.addDynamicallyLegalDialect<stablehlo::StableHLODialect>(
+        [](Operation *op) -> std::optional<bool> {
+          Operation *parent = op->getParentOp();
+          if (parent && isa<stablehlo::StableHLODialect>(parent->getDialect()))
+            return true;
+          return std::nullopt;
+        });
     RewritePatternSet patterns(context);
     populateElementwisePatterns(context, patterns);
     populateDataMovementPatterns(context, patterns);

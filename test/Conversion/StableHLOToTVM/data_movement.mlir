@@ -1,0 +1,91 @@
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @constant
+func.func @constant() -> tensor<2xi32> {
+  // CHECK: tvm.constant dense<[1, 2]> : tensor<2xi32>
+  %c = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  return %c : tensor<2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @iota
+func.func @iota() -> tensor<2x3xf32> {
+  // CHECK: %[[R:.*]] = tvm.arange {dtype = f32, end = 3 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<3xf32>
+  // CHECK: %[[S:.*]] = tvm.reshape %[[R]] {shape = array<i64: 1, 3>}
+  // CHECK: tvm.broadcast_to %[[S]] {shape = array<i64: 2, 3>}
+  %0 = stablehlo.iota dim = 1 : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @iota_1d
+func.func @iota_1d() -> tensor<5xi32> {
+  // CHECK-NEXT: %[[R:.*]] = tvm.arange {dtype = i32, end = 5 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<5xi32>
+  // CHECK-NEXT: return %[[R]]
+  %0 = stablehlo.iota dim = 0 : tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @broadcast_scalar
+func.func @broadcast_scalar(%s: tensor<f32>) -> tensor<2x3xf32> {
+  // CHECK: %[[R:.*]] = tvm.reshape %arg0 {shape = array<i64: 1, 1>} : (tensor<f32>) -> tensor<1x1xf32>
+  // CHECK: tvm.broadcast_to %[[R]] {shape = array<i64: 2, 3>} : (tensor<1x1xf32>) -> tensor<2x3xf32>
+  %0 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Operand dimensions out of order are permuted first.
+// CHECK-LABEL: func @broadcast_permuted
+func.func @broadcast_permuted(%x: tensor<2x3xf32>) -> tensor<3x4x2xf32> {
+  // CHECK: %[[P:.*]] = tvm.permute_dims %arg0 {axes = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK: %[[R:.*]] = tvm.reshape %[[P]] {shape = array<i64: 3, 1, 2>}
+  // CHECK: tvm.broadcast_to %[[R]] {shape = array<i64: 3, 4, 2>}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+  return %0 : tensor<3x4x2xf32>
+}
+
+// -----
+
+// A broadcast that only adds unit dimensions is a reshape.
+// CHECK-LABEL: func @broadcast_is_reshape
+func.func @broadcast_is_reshape(%x: tensor<8xf32>) -> tensor<1x8xf32> {
+  // CHECK-NEXT: %[[R:.*]] = tvm.reshape %arg0 {shape = array<i64: 1, 8>}
+  // CHECK-NEXT: return %[[R]]
+  %0 = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<8xf32>) -> tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reshape_transpose
+func.func @reshape_transpose(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: %[[R:.*]] = tvm.reshape %arg0 {shape = array<i64: 3, 2>}
+  // CHECK: tvm.permute_dims %[[R]] {axes = array<i64: 1, 0>}
+  %0 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @slice
+func.func @slice(%x: tensor<8x4xf32>) -> tensor<3x2xf32> {
+  // CHECK: tvm.strided_slice %arg0 {axes = array<i64: 0, 1>, begin = array<i64: 1, 0>, end = array<i64: 6, 2>, strides = array<i64: 2, 1>} : (tensor<8x4xf32>) -> tensor<3x2xf32>
+  %0 = stablehlo.slice %x [1:6:2, 0:2] : (tensor<8x4xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @concatenate
+func.func @concatenate(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>) -> tensor<2x4xf32> {
+  // CHECK: tvm.concat %arg0, %arg1 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  %0 = stablehlo.concatenate %x, %y, dim = 1 : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -1,0 +1,72 @@
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// An init value that is the identity of the reduction disappears.
+// CHECK-LABEL: func @sum
+func.func @sum(%x: tensor<2x4xf32>) -> tensor<2xf32> {
+  // CHECK: %[[S:.*]] = tvm.sum %arg0 {axis = array<i64: 1>} : (tensor<2x4xf32>) -> tensor<2xf32>
+  // CHECK-NEXT: return %[[S]]
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @max_min_prod
+func.func @max_min_prod(%x: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> (tensor<2xf32>, tensor<4xi32>, tensor<f32>) {
+  // CHECK: tvm.max %arg0 {axis = array<i64: 1>}
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+  // CHECK: tvm.min %arg1 {axis = array<i64: 0>}
+  %imax = stablehlo.constant dense<2147483647> : tensor<i32>
+  %1 = stablehlo.reduce(%i init: %imax) applies stablehlo.minimum across dimensions = [0] : (tensor<2x4xi32>, tensor<i32>) -> tensor<4xi32>
+  // CHECK: tvm.prod %arg0 {axis = array<i64: 0, 1>}
+  %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %2 = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [0, 1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<4xi32>, tensor<f32>
+}
+
+// -----
+
+// Any other init value is combined with the reduced value.
+// CHECK-LABEL: func @init_value
+func.func @init_value(%x: tensor<2x4xf32>, %init: tensor<f32>) -> tensor<2xf32> {
+  // CHECK: %[[S:.*]] = tvm.sum %arg0 {axis = array<i64: 1>}
+  // CHECK: %[[B:.*]] = tvm.broadcast_to %arg1 {shape = array<i64: 2>} : (tensor<f32>) -> tensor<2xf32>
+  // CHECK: tvm.add %[[S]], %[[B]]
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Reducing over no dimension applies the body elementwise with the init value.
+// CHECK-LABEL: func @no_dimensions
+func.func @no_dimensions(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK-NOT: tvm.max
+  // CHECK: tvm.maximum %arg0
+  %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %cst) applies stablehlo.maximum across dimensions = [] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Bodies other than one known op are left for the legality check.
+// CHECK-LABEL: func @argmax_like
+func.func @argmax_like(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<f32>, tensor<i32>) {
+  // CHECK: stablehlo.reduce
+  // CHECK: stablehlo.compare GT
+  // CHECK: stablehlo.select
+  // CHECK: stablehlo.return
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%x init: %cst), (%i init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %m = stablehlo.select %gt, %a, %b : tensor<i1>, tensor<f32>
+    %mi = stablehlo.select %gt, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %m, %mi : tensor<f32>, tensor<i32>
+  }
+  return %0#0, %0#1 : tensor<f32>, tensor<i32>
+}

@@ -1,0 +1,128 @@
+// Verifier errors speak the spec's terms and point at the op.
+// RUN: stablehlo-to-tvm %s --split-input-file --verify-diagnostics
+
+func.func @broadcast_rank(%x: tensor<2x3xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+1 {{broadcast_dimensions has 1 entries, the operand has rank 2}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0] : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_size(%x: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{operand dimension 0 of size 2 cannot broadcast to result dimension 0 of size 3}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0] : (tensor<2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @broadcast_repeated(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{broadcast dimension 0 appears twice}}
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<2x3xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{operand has 6 elements, result has 5}}
+  %0 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @transpose_not_permutation(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{permutation entry 2 is out of range [0, 2)}}
+  %0 = stablehlo.transpose %x, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @transpose_shape(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{result dimension 0 must have size 3}}
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @slice_bounds(%x: tensor<4xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{slice [2:5] is out of bounds of dimension 0 of size 4}}
+  %0 = stablehlo.slice %x [2:5] : (tensor<4xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @slice_result(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{result dimension 0 must have size 3}}
+  %0 = stablehlo.slice %x [1:6:2] : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @concatenate_result(%x: tensor<2xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{result dimension 0 must have size 4}}
+  %0 = stablehlo.concatenate %x, %x, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @iota_dimension() -> tensor<4xi32> {
+  // expected-error @+1 {{iota_dimension 1 is out of range [0, 1)}}
+  %0 = stablehlo.iota dim = 1 : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @dot_contracting_size(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{lhs dimension 1 and rhs dimension 0 must have the same size}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @dot_result(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<5x2xf32> {
+  // expected-error @+1 {{result shape must be batch, lhs free, rhs free dimensions: [2, 5]}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<5x2xf32>
+  return %0 : tensor<5x2xf32>
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<2x4xf32>, %init: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{result 0 must have shape [2]}}
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @add_types(%x: tensor<2xf32>, %y: tensor<2xi32>) -> tensor<2xf32> {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = stablehlo.add %x, %y : (tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @abs_complex(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  // expected-error @+1 {{result element type 'complex<f32>' must be 'f32'}}
+  %0 = stablehlo.abs %x : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+func.func @select_pred(%p: tensor<3xi1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{pred must be a scalar or have the shape of on_true}}
+  %0 = stablehlo.select %p, %x, %x : tensor<3xi1>, tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -1,0 +1,40 @@
+// The tvm dialect round-trips; op and attribute names are Relax's.
+// RUN: stablehlo-to-tvm %s | stablehlo-to-tvm | FileCheck %s
+// RUN: stablehlo-to-tvm %s --mlir-print-op-generic | stablehlo-to-tvm | FileCheck %s
+
+// CHECK-LABEL: func @ops
+func.func @ops(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>, %b: tensor<2x3xi1>) -> tensor<2x4xf32> {
+  // CHECK: tvm.constant dense<1.000000e+00> : tensor<2x3xf32>
+  %c = tvm.constant dense<1.0> : tensor<2x3xf32>
+  // CHECK: tvm.add %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = tvm.add %x, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: tvm.exp %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = tvm.exp %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: tvm.less %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %2 = tvm.less %1, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK: tvm.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = tvm.where %2, %1, %x : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: tvm.astype %{{.*}} {dtype = bf16} : (tensor<2x3xf32>) -> tensor<2x3xbf16>
+  %4 = tvm.astype %3 {dtype = bf16} : (tensor<2x3xf32>) -> tensor<2x3xbf16>
+  // CHECK: tvm.arange {dtype = i32, end = 3 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<3xi32>
+  %5 = tvm.arange {dtype = i32, end = 3 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<3xi32>
+  // CHECK: tvm.reshape %{{.*}} {shape = array<i64: 3, 2>}
+  %6 = tvm.reshape %3 {shape = array<i64: 3, 2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK: tvm.permute_dims %{{.*}} {axes = array<i64: 1, 0>}
+  %7 = tvm.permute_dims %6 {axes = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  // CHECK: tvm.broadcast_to %{{.*}} {shape = array<i64: 2, 2, 3>}
+  %8 = tvm.broadcast_to %7 {shape = array<i64: 2, 2, 3>} : (tensor<2x3xf32>) -> tensor<2x2x3xf32>
+  // CHECK: tvm.strided_slice %{{.*}} {axes = array<i64: 0>, begin = array<i64: 1>, end = array<i64: 2>, strides = array<i64: 1>}
+  %9 = tvm.strided_slice %7 {axes = array<i64: 0>, begin = array<i64: 1>, end = array<i64: 2>, strides = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  // CHECK: tvm.concat %{{.*}}, %{{.*}} {axis = 0 : i64}
+  %10 = tvm.concat %9, %9 {axis = 0 : i64} : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  // CHECK: tvm.sum %{{.*}} {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  %11 = tvm.sum %10 {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  // CHECK: tvm.max %{{.*}} {axis = array<i64: 0>, keepdims = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  %12 = tvm.max %10 {axis = array<i64: 0>, keepdims = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  // CHECK: tvm.matmul %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %13 = tvm.matmul %10, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK: tvm.logical_and %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %14 = tvm.logical_and %b, %2 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  return %13 : tensor<2x4xf32>
+}

@@ -1,0 +1,30 @@
+// Every op left over is reported in one diagnostic, a note per op.
+// RUN: stablehlo-to-tvm %s --stablehlo-to-tvm-pipeline --split-input-file --verify-diagnostics
+
+func.func @two_unsupported(%x: tensor<4xf32>, %c: tensor<4xcomplex<f32>>) -> (tensor<4xi1>, tensor<4xcomplex<f32>>) {
+  // expected-error @+2 {{2 operation(s) could not be imported into TVM; unsupported: stablehlo.compare, stablehlo.add}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.compare' : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>}}
+  %0 = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %1 = stablehlo.exponential %x : tensor<4xf32>
+  // expected-note @+1 {{unsupported operation 'stablehlo.add' : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>}}
+  %2 = stablehlo.add %c, %c : tensor<4xcomplex<f32>>
+  return %0, %2 : tensor<4xi1>, tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// Ops nested in an unsupported op are reported with it, not apart.
+func.func @nested(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<i32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  // expected-error @+2 {{1 operation(s) could not be imported into TVM; unsupported: stablehlo.reduce}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.reduce'}}
+  %0:2 = stablehlo.reduce(%x init: %cst), (%i init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %m = stablehlo.select %gt, %a, %b : tensor<i1>, tensor<f32>
+    %mi = stablehlo.select %gt, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %m, %mi : tensor<f32>, tensor<i32>
+  }
+  return %0#1 : tensor<i32>
+}
