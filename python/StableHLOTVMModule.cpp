@@ -57,10 +57,10 @@ struct DiagnosticError {
 std::string formatLocation(Location loc) {
   std::string result;
   loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+    if (auto fileLoc = dyn_cast<FileLineColRange>(nested)) {
       result = (fileLoc.getFilename().getValue() + ":" +
-                llvm::Twine(fileLoc.getLine()) + ":" +
-                llvm::Twine(fileLoc.getColumn()))
+                llvm::Twine(fileLoc.getStartLine()) + ":" +
+                llvm::Twine(fileLoc.getStartColumn()))
                    .str();
       return WalkResult::interrupt();
     }

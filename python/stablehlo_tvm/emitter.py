@@ -95,7 +95,7 @@ def _tensor_type(type_info: tuple, where: str):
 
 def _check_type(value, type_info: tuple, where: str) -> None:
     shape, dtype, text = type_info
-    ty = value.ty if hasattr(value, "ty") else value.struct_info
+    ty = value.ty
     got_shape = [int(d) for d in ty.shape] if getattr(ty, "shape", None) is not None else None
     if ty.dtype != dtype or got_shape != list(shape):
         raise EmitError(f"{where}: Relax produced {got_shape} {ty.dtype}, the tvm dialect says {text}")

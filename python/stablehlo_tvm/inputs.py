@@ -26,14 +26,11 @@ def _jaxlib_module_text(module: Any) -> str:
 
 
 def _portable_artifact_text(data: bytes) -> str:
-    from jax._src.lib import _jax  # noqa: F401  (loads jaxlib's MLIR)
-    from jax._src.lib.mlir import ir
-    from jax._src.lib.mlir.dialects import stablehlo as jax_stablehlo
+    from jax._src.interpreters import mlir as jax_mlir
+    from jax._src.lib import _jax
 
-    with ir.Context() as ctx:
-        jax_stablehlo.register_dialect(ctx)
-        module = jax_stablehlo.deserialize_portable_artifact(ctx, data)
-        return _jaxlib_module_text(module)
+    with jax_mlir.make_ir_context():
+        return _jaxlib_module_text(_jax.mlir.deserialize_portable_artifact(data))
 
 
 def to_mlir_text(source: Any, *example_args: Any) -> tuple[str, str]:

@@ -44,6 +44,10 @@ void StableHLODialect::initialize() {
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOAttrs.cpp.inc"
       >();
   addInterfaces<StableHLOInlinerInterface>();
+  // Ops of the opset this build does not define yet still parse (in generic
+  // form), so that the import lists every unsupported op at once instead of
+  // stopping at the first.
+  allowUnknownOperations();
 }
 
 //===----------------------------------------------------------------------===//

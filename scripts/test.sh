@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh) and runs every test: lit + FileCheck on the C++
+# tool, then pytest (numerics against jax.jit, the Python API, the CLI).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
+echo "== lit (build/py/test)"
+lit -sv build/py/test
+echo "== pytest (test/python)"
+python -m pytest -q test/python "$@"

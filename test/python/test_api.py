@@ -1,0 +1,162 @@
+"""import_stablehlo's input forms, its errors, and the walk of the tvm dialect."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import tvm
+
+import stablehlo_tvm
+from stablehlo_tvm import _core
+from stablehlo_tvm.emitter import elements_to_numpy
+
+from conftest import random_args
+
+
+def f(x, w):
+    return jax.nn.relu(x @ w) * 2.0
+
+
+ARGS = random_args([((3, 5), "float32"), ((5, 4), "float32")])
+EXPECTED = np.asarray(jax.jit(f)(*ARGS))
+
+
+def _run(irmodule):
+    assert isinstance(irmodule, tvm.IRModule)
+    np.testing.assert_allclose(stablehlo_tvm.build(irmodule)(*ARGS), EXPECTED, rtol=1e-5, atol=1e-6)
+
+
+def test_from_lowered():
+    _run(stablehlo_tvm.import_stablehlo(jax.jit(f).lower(*ARGS)))
+
+
+def test_from_text_pretty_and_with_locations():
+    lowered = jax.jit(f).lower(*ARGS)
+    _run(stablehlo_tvm.import_stablehlo(lowered.as_text()))
+    _run(stablehlo_tvm.import_stablehlo(lowered.as_text(debug_info=True)))
+
+
+def test_from_jaxlib_module():
+    _run(stablehlo_tvm.import_stablehlo(jax.jit(f).lower(*ARGS).compiler_ir("stablehlo")))
+
+
+def test_from_path(tmp_path):
+    path = tmp_path / "f.mlir"
+    path.write_text(jax.jit(f).lower(*ARGS).as_text())
+    _run(stablehlo_tvm.import_stablehlo(path))
+    _run(stablehlo_tvm.import_stablehlo(str(path)))
+
+
+def test_from_callable_and_example_args():
+    _run(stablehlo_tvm.import_stablehlo(f, *ARGS))
+    np.testing.assert_allclose(stablehlo_tvm.build(f, *ARGS)(*ARGS), EXPECTED, rtol=1e-5, atol=1e-6)
+
+
+def test_from_exported_portable_artifact():
+    exported = jax.export.export(jax.jit(f))(*ARGS)
+    _run(stablehlo_tvm.import_stablehlo(exported))
+    _run(stablehlo_tvm.import_stablehlo(exported.mlir_module_serialized))  # VHLO bytecode
+
+
+def test_main_signature():
+    irmodule = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(*ARGS))
+    main = irmodule["main"]
+    assert [tuple(int(d) for d in p.ty.shape) for p in main.params] == [(3, 5), (5, 4)]
+    assert [p.ty.dtype for p in main.params] == ["float32", "float32"]
+
+
+def test_constants_reach_tvm():
+    table = np.arange(12, dtype=np.float32).reshape(3, 4)
+    g = lambda x: x + table  # noqa: E731
+    (x,) = random_args([((3, 4), "float32")])
+    np.testing.assert_array_equal(stablehlo_tvm.build(g, x)(x), x + table)
+
+
+def test_dense_constants_are_views_of_mlir_storage():
+    text = "func.func @main() -> tensor<2x3xf32> {\n  %0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>\n  return %0 : tensor<2x3xf32>\n}"
+    module = stablehlo_tvm.import_to_tvm_dialect(text)
+    (op,) = module.functions()[0]["ops"]
+    assert op["name"] == "tvm.constant"
+    data, shape, dtype, splat = op["attributes"]["value"]
+    assert (shape, dtype, splat) == ((2, 3), "float32", False)
+    assert isinstance(data, np.ndarray) and not data.flags.owndata  # no copy of the attribute's bytes
+    np.testing.assert_array_equal(elements_to_numpy(op["attributes"]["value"]), [[1, 2, 3], [4, 5, 6]])
+
+
+def test_unknown_op_raises_with_its_location():
+    text = textwrap.dedent(
+        """\
+        func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+          %0 = stablehlo.frobnicate %x : tensor<2xf32>
+          return %0 : tensor<2xf32>
+        }
+        """
+    )
+    with pytest.raises(stablehlo_tvm.MLIRError) as info:
+        stablehlo_tvm.import_stablehlo(text)
+    assert "stablehlo.frobnicate" in str(info.value)
+    assert "<string>:2:8" in info.value.locations
+
+
+def test_malformed_text_raises():
+    with pytest.raises(stablehlo_tvm.MLIRError) as info:
+        stablehlo_tvm.import_stablehlo("func.func @main(%x: tensor<2xf32> {")
+    assert info.value.diagnostics[0][0] == "error"
+    assert info.value.locations[0].startswith("<string>:1:")
+
+
+def test_every_unsupported_op_is_listed_at_once():
+    text = textwrap.dedent(
+        """\
+        func.func @main(%x: tensor<4xf32>, %c: tensor<4xcomplex<f32>>) -> (tensor<4xi1>, tensor<4xcomplex<f32>>) {
+          %0 = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+          %1 = stablehlo.add %c, %c : tensor<4xcomplex<f32>>
+          return %0, %1 : tensor<4xi1>, tensor<4xcomplex<f32>>
+        }
+        """
+    )
+    with pytest.raises(stablehlo_tvm.MLIRError) as info:
+        stablehlo_tvm.import_stablehlo(text)
+    message = str(info.value)
+    assert "unsupported: stablehlo.compare, stablehlo.add" in message
+    assert "<string>:2:8" in info.value.locations and "<string>:3:8" in info.value.locations
+
+
+def test_unsupported_jax_op_points_at_python_source():
+    def g(x):
+        return jnp.sort(x)  # sort is not supported by the foundation
+
+    with pytest.raises(stablehlo_tvm.MLIRError) as info:
+        stablehlo_tvm.import_stablehlo(jax.jit(g).lower(np.zeros(4, np.float32)))
+    assert "stablehlo.sort" in str(info.value)
+    assert any(loc.startswith(__file__) for loc in info.value.locations)
+
+
+def test_invalid_pipeline_raises():
+    module = _core.Module.parse("module {}")
+    with pytest.raises(stablehlo_tvm.MLIRError, match="invalid pass pipeline"):
+        module.run_pipeline("builtin.module(no-such-pass)")
+
+
+def test_errors_never_abort_the_interpreter():
+    # Bad input in a child interpreter: it must end with an exception, not a signal.
+    code = textwrap.dedent(
+        """\
+        import stablehlo_tvm
+        for text in ["", "%0 = ", "func.func @f(", "\\x00\\xff", "module { func.func @main() { return } }"]:
+            try:
+                stablehlo_tvm.import_stablehlo(text)
+            except stablehlo_tvm.MLIRError:
+                pass
+        print("survived")
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "survived" in result.stdout

@@ -1,0 +1,61 @@
+"""The stablehlo-to-tvm command line tool on JAX output and on bad input."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+
+from test_numerics import mlp
+
+# The package installs the tool next to the interpreter.
+TOOL = shutil.which("stablehlo-to-tvm", path=os.path.dirname(sys.executable)) or shutil.which("stablehlo-to-tvm")
+
+
+def test_tool_is_installed():
+    assert TOOL is not None, "stablehlo-to-tvm is not installed next to the interpreter"
+
+
+def run(*args, input_text=None):
+    return subprocess.run([TOOL, *args], input=input_text, capture_output=True, text=True, timeout=120)
+
+
+def test_pipeline_on_jax_output(tmp_path):
+    f32 = jnp.float32
+    text = jax.jit(mlp).lower(
+        jnp.zeros((2, 4), f32), jnp.zeros((4, 8), f32), jnp.zeros((8,), f32), jnp.zeros((8, 3), f32), jnp.zeros((3,), f32)
+    ).as_text()
+    path = tmp_path / "mlp.mlir"
+    path.write_text(text)
+    result = run(str(path), "--stablehlo-to-tvm-pipeline")
+    assert result.returncode == 0, result.stderr
+    assert "tvm.matmul" in result.stdout and "tvm.exp" in result.stdout
+    assert "stablehlo." not in result.stdout
+
+
+def test_no_flags_round_trips():
+    text = "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %x, %x : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"
+    result = run("-", input_text=text)
+    assert result.returncode == 0, result.stderr
+    assert "stablehlo.add %arg0, %arg0 : tensor<2xf32>" in result.stdout
+
+
+def test_malformed_input_reports_location(tmp_path):
+    path = tmp_path / "bad.mlir"
+    path.write_text("func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.add %x, %x\n  return %0 : tensor<2xf32>\n}\n")
+    result = run(str(path))
+    assert result.returncode != 0
+    assert f"{path}:3:3: error:" in result.stderr or f"{path}:2:" in result.stderr
+    assert result.returncode > 0  # an exit code, not a signal
+
+
+def test_unsupported_op_is_reported_by_the_pipeline(tmp_path):
+    path = tmp_path / "sort.mlir"
+    path.write_text(jax.jit(jnp.sort).lower(jnp.zeros(4, jnp.float32)).as_text())
+    result = run(str(path), "--stablehlo-to-tvm-pipeline")
+    assert result.returncode == 1
+    assert "could not be imported into TVM; unsupported: stablehlo.sort" in result.stderr

@@ -1,0 +1,175 @@
+"""Numerics of the import against jax.jit, for programs made of the ops the
+foundation supports (elementwise, data movement, dot_general, reduce)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax, random_args
+
+
+def test_linear_layer():
+    x, w, b = random_args([((1, 784), "float32"), ((784, 10), "float32"), ((10,), "float32")])
+    assert_matches_jax(lambda x, w, b: jnp.dot(x, w) + b, x, w, b)
+
+
+def mlp(x, w1, b1, w2, b2):
+    h = jax.nn.relu(x @ w1 + b1)
+    return jax.nn.softmax(h @ w2 + b2, axis=-1)
+
+
+@pytest.mark.parametrize("batch", [1, 8, 33])
+def test_mlp_relu_softmax(batch):
+    args = random_args(
+        [((batch, 64), "float32"), ((64, 32), "float32"), ((32,), "float32"), ((32, 10), "float32"), ((10,), "float32")],
+        seed=batch,
+    )
+    out = assert_matches_jax(mlp, *args)
+    np.testing.assert_allclose(out.sum(axis=-1), 1.0, rtol=1e-5)
+
+
+def layer_norm(x, gamma, beta):
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+@pytest.mark.parametrize("shape", [(4, 16), (2, 3, 128)])
+def test_layer_norm(shape):
+    x, g, b = random_args([(shape, "float32"), (shape[-1:], "float32"), (shape[-1:], "float32")])
+    assert_matches_jax(layer_norm, x, g, b)
+
+
+def test_two_results():
+    x, y = random_args([((3, 4), "float32"), ((3, 4), "float32")])
+    out = assert_matches_jax(lambda x, y: (jnp.tanh(x) * y, jnp.sum(x, axis=0) - jnp.max(y)), x, y)
+    assert isinstance(out, tuple) and len(out) == 2
+
+
+def test_unary_math():
+    (x,) = random_args([((5, 7), "float32")])
+    x = np.abs(x) + 0.1
+
+    def f(x):
+        return (
+            jnp.exp(-x),
+            jnp.log(x),
+            jnp.sqrt(x),
+            jax.lax.rsqrt(x),
+            jnp.tanh(x),
+            jax.nn.sigmoid(x),
+            jnp.abs(-x),
+            -x,
+        )
+
+    assert_matches_jax(f, x)
+
+
+def test_binary_and_compare_select():
+    x, y = random_args([((6, 5), "float32"), ((6, 5), "float32")])
+
+    def f(x, y):
+        return (
+            x - y,
+            x * y,
+            x / (jnp.abs(y) + 1),
+            jnp.maximum(x, y),
+            jnp.minimum(x, y),
+            jnp.where(x > y, x, y),
+            jnp.where(x <= 0, -x, 2 * x),
+            (x == y) | (x != x),
+            x >= y,
+        )
+
+    assert_matches_jax(f, x, y)
+
+
+def test_integer_and_boolean_ops():
+    a, b = random_args([((4, 6), "int32"), ((4, 6), "int32")])
+    b = np.where(b == 0, 1, b).astype(np.int32)
+
+    def f(a, b):
+        p = a > b
+        return (a + b, a * b, a - b, jnp.maximum(a, b), a & b, a | b, a ^ b, ~a, p & (a < 0), ~p, jnp.sum(a, axis=1))
+
+    assert_matches_jax(f, a, b)
+
+
+def test_convert():
+    (x,) = random_args([((3, 8), "float32")])
+    x = x * 10
+
+    def f(x):
+        return (
+            x.astype(jnp.int32),
+            x.astype(jnp.bool_),
+            x.astype(jnp.float16),
+            (x > 0).astype(jnp.float32),
+            x.astype(jnp.int32).astype(jnp.float32),
+        )
+
+    assert_matches_jax(f, x)
+
+
+def test_data_movement():
+    x, y = random_args([((2, 3, 4), "float32"), ((4, 3), "float32")])
+
+    def f(x, y):
+        t = jnp.transpose(x, (2, 0, 1))
+        r = x.reshape(6, 4)
+        s = x[:, 1:3, ::2]
+        c = jnp.concatenate([r, y.T, r[:2]], axis=0)
+        b = jnp.broadcast_to(y[:, None, :], (4, 5, 3))
+        i = jnp.arange(12, dtype=jnp.float32).reshape(3, 4) + jax.lax.broadcasted_iota(jnp.float32, (3, 4), 0)
+        return t, r, s, c, b, i
+
+    assert_matches_jax(f, x, y)
+
+
+def test_dot_general_forms():
+    a, b, c, d, v = random_args(
+        [((5, 2, 3), "float32"), ((5, 3, 4), "float32"), ((2, 8, 16), "float32"), ((2, 6, 16), "float32"), ((3,), "float32")]
+    )
+
+    def f(a, b, c, d, v):
+        return (
+            jnp.matmul(a, b),
+            jnp.einsum("bqd,bkd->bqk", c, d),
+            jnp.einsum("bij,bjk->ik", a, b),
+            v @ v,
+            a @ v,
+            jnp.einsum("i,j->ij", v, v),
+            jnp.tensordot(a, b, axes=([0, 2], [0, 1])),
+        )
+
+    assert_matches_jax(f, a, b, c, d, v, rtol=1e-5, atol=1e-5)
+
+
+def test_reductions():
+    (x,) = random_args([((4, 5, 6), "float32")])
+
+    def f(x):
+        return (
+            jnp.sum(x, axis=(0, 2)),
+            jnp.max(x, axis=1),
+            jnp.min(x),
+            jnp.prod(x[:, :2, :2], axis=-1),
+            jnp.mean(x, axis=0),
+            jax.lax.reduce(x, 1.5, jax.lax.add, (1,)),
+            jax.lax.reduce(x, 0.25, jax.lax.max, (0, 1)),
+        )
+
+    assert_matches_jax(f, x)
+
+
+def test_bfloat16_matmul_with_f32_accumulation():
+    a, b = random_args([((4, 8), "float32"), ((8, 3), "float32")])
+    a, b = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)
+
+    def f(a, b):
+        return jax.lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=jnp.float32)
+
+    assert_matches_jax(f, a, b, rtol=1e-2, atol=1e-2)
