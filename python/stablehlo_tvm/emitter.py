@@ -68,7 +68,9 @@ def _relax_op(name: str) -> Callable[..., Any]:
 def _emit_constant(bb, operands, attributes):
     from tvm import relax
 
-    return relax.const(np.asarray(attributes["value"], order="C"))
+    value = np.asarray(attributes["value"], order="C")
+    # relax.const would narrow a 0-d int64/float64 array to its default dtype.
+    return relax.const(value, dtype=str(value.dtype))
 
 
 def _emit_concat(bb, operands, attributes):

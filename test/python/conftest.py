@@ -9,6 +9,8 @@ import pytest
 import stablehlo_tvm
 
 jax.config.update("jax_platforms", "cpu")
+# 64-bit types are part of what the import must get right.
+jax.config.update("jax_enable_x64", True)
 
 
 def random_args(shapes_and_dtypes, seed=0):
@@ -38,8 +40,8 @@ def assert_matches_jax(fn, *args, rtol=1e-5, atol=1e-6):
         want = np.asarray(want)
         assert got.shape == want.shape
         assert got.dtype == want.dtype
-        if np.issubdtype(want.dtype, np.floating):
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+        if jax.numpy.issubdtype(want.dtype, jax.numpy.floating):  # bfloat16 too
+            np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
         else:
             np.testing.assert_array_equal(got, want)
     return actual

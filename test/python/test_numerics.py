@@ -158,8 +158,8 @@ def test_reductions():
             jnp.min(x),
             jnp.prod(x[:, :2, :2], axis=-1),
             jnp.mean(x, axis=0),
-            jax.lax.reduce(x, 1.5, jax.lax.add, (1,)),
-            jax.lax.reduce(x, 0.25, jax.lax.max, (0, 1)),
+            jax.lax.reduce(x, np.float32(1.5), jax.lax.add, (1,)),
+            jax.lax.reduce(x, np.float32(0.25), jax.lax.max, (0, 1)),
         )
 
     assert_matches_jax(f, x)
@@ -173,3 +173,61 @@ def test_bfloat16_matmul_with_f32_accumulation():
         return jax.lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=jnp.float32)
 
     assert_matches_jax(f, a, b, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint32"])
+def test_integer_division_edge_cases_do_not_trap(dtype):
+    info = np.iinfo(dtype)
+    a = np.array([7, 7, 0, 5, info.max, info.min, info.min, 1], dtype)
+    b = np.array([2, 0, 0, 1, 3, 1, 0, 1], dtype)
+    if info.min < 0:
+        a = np.concatenate([a, np.array([-7, -7, 7, info.min], dtype)])
+        b = np.concatenate([b, np.array([2, -2, -2, -1], dtype)])
+    assert_matches_jax(lambda a, b: jax.lax.div(a, b), a, b)
+
+
+def test_nan_semantics():
+    x = np.array([[np.nan, 1.0, 0.0, -np.inf], [2.0, 3.0, np.inf, -1.0]], np.float32)
+    y = np.array([[1.0, np.nan, -0.0, 5.0], [np.nan, 3.0, 1.0, -2.0]], np.float32)
+
+    def f(x, y):
+        return (
+            jnp.maximum(x, y),
+            jnp.minimum(x, y),
+            jax.nn.relu(x),
+            x != y,
+            x != x,
+            x == x,
+            x < y,
+            jnp.max(x, axis=1),
+            jnp.min(y, axis=0),
+            jnp.max(y),
+            jnp.sum(x, axis=0),
+        )
+
+    assert_matches_jax(f, x, y)
+
+
+@pytest.mark.parametrize(
+    "dtype,rtol",
+    [("float64", 1e-12), ("float32", 1e-5), ("float16", 2e-3), ("bfloat16", 2e-2)],
+)
+def test_float_dtypes(dtype, rtol):
+    x, w = random_args([((4, 8), "float32"), ((8, 5), "float32")])
+    x, w = jnp.asarray(x, dtype), jnp.asarray(w, dtype)
+
+    def f(x, w):
+        h = jnp.tanh(x @ w) + jnp.exp(-jnp.abs(x[:, :5]))
+        return jax.nn.softmax(h, axis=-1), jnp.sum(h, axis=0), jnp.max(h, axis=1)
+
+    assert_matches_jax(f, x, w, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "uint8", "uint16", "uint64"])
+def test_integer_dtypes(dtype):
+    a, b = random_args([((3, 4), dtype), ((4, 2), dtype)], seed=3)
+
+    def f(a, b):
+        return a @ b, jnp.max(a, axis=0), a * 3 - a, jnp.where(a > a.T[0, 0], a, 0)
+
+    assert_matches_jax(f, a, b)

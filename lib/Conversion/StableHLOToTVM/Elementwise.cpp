@@ -10,12 +10,86 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 namespace mlir::stablehlo_tvm {
 namespace {
 
 bool isBoolTensor(Type type) {
   return cast<RankedTensorType>(type).getElementType().isInteger(1);
 }
+
+/// Integer division as XLA defines the cases StableHLO leaves open: x / 0 is
+/// -1 (all bits set) and INT_MIN / -1 is INT_MIN. Neither may reach the
+/// hardware divide, which traps on both.
+struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
+  IntegerDivideConversion(MLIRContext *context)
+      : OpConversionPattern(context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(stablehlo::DivOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "not an integer division");
+    Location loc = op.getLoc();
+    unsigned width = intType.getWidth();
+    auto boolType = type.clone(rewriter.getI1Type());
+    auto splat = [&](const APInt &value) {
+      return splatConstant(rewriter, loc, type,
+                           rewriter.getIntegerAttr(intType, value));
+    };
+    Value x = adaptor.getLhs(), y = adaptor.getRhs();
+    Value allOnes = splat(APInt::getAllOnes(width));
+    Value isZero = tvm::EqualOp::create(rewriter, loc, boolType, y,
+                                        splat(APInt::getZero(width)));
+    Value unsafe = isZero;
+    if (!intType.isUnsigned()) {
+      Value isMin = tvm::EqualOp::create(rewriter, loc, boolType, x,
+                                         splat(APInt::getSignedMinValue(width)));
+      Value isMinusOne =
+          tvm::EqualOp::create(rewriter, loc, boolType, y, allOnes);
+      Value overflow = tvm::LogicalAndOp::create(rewriter, loc, boolType, isMin,
+                                                 isMinusOne);
+      unsafe = tvm::LogicalOrOp::create(rewriter, loc, boolType, isZero,
+                                        overflow);
+    }
+    // Dividing by 1 instead keeps INT_MIN / -1 at INT_MIN.
+    Value safeY = tvm::WhereOp::create(rewriter, loc, type, unsafe,
+                                       splat(APInt(width, 1)), y);
+    Value quotient = tvm::DivideOp::create(rewriter, loc, type, x, safeY);
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, isZero, allOnes,
+                                              quotient);
+    return success();
+  }
+};
+
+/// maximum/minimum on floats propagate NaN, which Relax's do not: where
+/// either operand is NaN the result is x + y (a NaN).
+template <typename SrcOp, typename DstOp>
+struct FloatMinMaxConversion : OpConversionPattern<SrcOp> {
+  FloatMinMaxConversion(MLIRContext *context)
+      : OpConversionPattern<SrcOp>(context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isa<FloatType>(type.getElementType()) || !hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "not a float min/max");
+    Location loc = op.getLoc();
+    auto boolType = type.clone(rewriter.getI1Type());
+    Value x = adaptor.getLhs(), y = adaptor.getRhs();
+    Value nanX = isNaN(rewriter, loc, x);
+    Value nanY = isNaN(rewriter, loc, y);
+    Value anyNaN = tvm::LogicalOrOp::create(rewriter, loc, boolType, nanX, nanY);
+    Value nan = tvm::AddOp::create(rewriter, loc, type, x, y);
+    Value value = DstOp::create(rewriter, loc, type, x, y);
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, anyNaN, nan, value);
+    return success();
+  }
+};
 
 /// `SrcOp` becomes `NumberOp` on numbers and `BoolOp` on i1 (StableHLO's add
 /// on i1 is a logical or, for example). `void` means: not defined there.
@@ -41,6 +115,16 @@ struct ElementwiseConversion : OpConversionPattern<SrcOp> {
   }
 };
 
+/// IEEE inequality: Relax's not_equal is an ordered comparison on floats
+/// (false for NaN), so floats use the negation of equality.
+Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
+               Value rhs) {
+  if (!isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
+    return tvm::NotEqualOp::create(builder, loc, type, lhs, rhs);
+  Value equal = tvm::EqualOp::create(builder, loc, type, lhs, rhs);
+  return tvm::LogicalNotOp::create(builder, loc, type, equal);
+}
+
 /// The Relax comparison for a direction; comparisons on tensors of the same
 /// element type follow that type's ordering (signed, unsigned or IEEE).
 struct CompareConversion : OpConversionPattern<stablehlo::CompareOp> {
@@ -61,7 +145,7 @@ struct CompareConversion : OpConversionPattern<stablehlo::CompareOp> {
       rewriter.replaceOpWithNewOp<tvm::EqualOp>(op, type, lhs, rhs);
       break;
     case stablehlo::ComparisonDirection::NE:
-      rewriter.replaceOpWithNewOp<tvm::NotEqualOp>(op, type, lhs, rhs);
+      rewriter.replaceOp(op, notEqual(rewriter, op.getLoc(), type, lhs, rhs));
       break;
     case stablehlo::ComparisonDirection::LT:
       rewriter.replaceOpWithNewOp<tvm::LessOp>(op, type, lhs, rhs);
@@ -112,11 +196,11 @@ struct ConvertConversion : OpConversionPattern<stablehlo::ConvertOp> {
       return success();
     }
     if (resultElement.isInteger(1)) {
-      auto zero = rewriter.getZeroAttr(operandType);
-      Value zeros = tvm::ConstantOp::create(rewriter, op.getLoc(), operandType,
-                                            cast<ElementsAttr>(zero));
-      rewriter.replaceOpWithNewOp<tvm::NotEqualOp>(op, resultType,
-                                                   adaptor.getOperand(), zeros);
+      Value zeros = splatConstant(
+          rewriter, op.getLoc(), operandType,
+          cast<TypedAttr>(rewriter.getZeroAttr(operandType.getElementType())));
+      rewriter.replaceOp(op, notEqual(rewriter, op.getLoc(), resultType,
+                                      adaptor.getOperand(), zeros));
       return success();
     }
     rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, resultType,
@@ -146,14 +230,16 @@ void populateElementwisePatterns(MLIRContext *context,
       ElementwiseConversion<AddOp, tvm::AddOp, tvm::LogicalOrOp>,
       ElementwiseConversion<SubtractOp, tvm::SubtractOp>,
       ElementwiseConversion<MulOp, tvm::MultiplyOp, tvm::LogicalAndOp>,
-      ElementwiseConversion<DivOp, tvm::DivideOp>,
+      ElementwiseConversion<DivOp, tvm::DivideOp>, // floats; see above for ints
       ElementwiseConversion<MaxOp, tvm::MaximumOp, tvm::LogicalOrOp>,
       ElementwiseConversion<MinOp, tvm::MinimumOp, tvm::LogicalAndOp>,
       ElementwiseConversion<AndOp, tvm::BitwiseAndOp, tvm::LogicalAndOp>,
       ElementwiseConversion<OrOp, tvm::BitwiseOrOp, tvm::LogicalOrOp>,
       ElementwiseConversion<XorOp, tvm::BitwiseXorOp, tvm::LogicalXorOp>,
       // The rest of the family.
-      CompareConversion, SelectConversion, ConvertConversion>(context);
+      CompareConversion, SelectConversion, ConvertConversion,
+      IntegerDivideConversion, FloatMinMaxConversion<MaxOp, tvm::MaximumOp>,
+      FloatMinMaxConversion<MinOp, tvm::MinimumOp>>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

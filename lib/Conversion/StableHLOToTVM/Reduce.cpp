@@ -83,15 +83,42 @@ bool isIdentity(ReductionKind kind, Value init) {
   return false;
 }
 
+/// Relax's max/min reductions skip NaN; StableHLO's maximum/minimum bodies
+/// propagate it. Where the reduced slice holds a NaN, the result is NaN.
+Value propagateNaN(OpBuilder &builder, Location loc, RankedTensorType type,
+                   Value input, ArrayRef<int64_t> dims, Value reduced) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type i8 = builder.getIntegerType(8);
+  Value nanCount = tvm::AsTypeOp::create(builder, loc, inputType.clone(i8),
+                                         isNaN(builder, loc, input),
+                                         TypeAttr::get(i8));
+  Value anyNaN = tvm::MaxOp::create(builder, loc, type.clone(i8), nanCount,
+                                    builder.getDenseI64ArrayAttr(dims),
+                                    builder.getBoolAttr(false));
+  Value zero = splatConstant(builder, loc, type.clone(i8),
+                             builder.getIntegerAttr(i8, 0));
+  anyNaN = tvm::GreaterOp::create(builder, loc, type.clone(builder.getI1Type()),
+                                  anyNaN, zero);
+  auto floatType = cast<FloatType>(type.getElementType());
+  Value nan = splatConstant(
+      builder, loc, type,
+      builder.getFloatAttr(floatType,
+                           APFloat::getNaN(floatType.getFloatSemantics())));
+  return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, reduced);
+}
+
 template <typename ReduceOp, typename CombineOp>
 Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
                     Value input, Value init, ArrayRef<int64_t> dims,
-                    bool initIsIdentity) {
+                    bool initIsIdentity, bool nanPropagates = false) {
   Value result = input;
-  if (!dims.empty())
+  if (!dims.empty()) {
     result = ReduceOp::create(builder, loc, type, input,
                               builder.getDenseI64ArrayAttr(dims),
                               builder.getBoolAttr(false));
+    if (nanPropagates && isa<FloatType>(type.getElementType()))
+      result = propagateNaN(builder, loc, type, input, dims, result);
+  }
   if (initIsIdentity)
     return result;
   Value initTensor = broadcastTo(builder, loc, init, type.getShape());
@@ -131,11 +158,13 @@ struct ReduceConversion : OpConversionPattern<stablehlo::ReduceOp> {
       break;
     case ReductionKind::Max:
       result = emitReduction<tvm::MaxOp, tvm::MaximumOp>(
-          rewriter, loc, type, input, init, dims, identity);
+          rewriter, loc, type, input, init, dims, identity,
+          /*nanPropagates=*/true);
       break;
     case ReductionKind::Min:
       result = emitReduction<tvm::MinOp, tvm::MinimumOp>(
-          rewriter, loc, type, input, init, dims, identity);
+          rewriter, loc, type, input, init, dims, identity,
+          /*nanPropagates=*/true);
       break;
     }
     rewriter.replaceOp(op, result);

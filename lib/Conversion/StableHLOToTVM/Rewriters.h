@@ -31,6 +31,15 @@ Value reshapeTo(OpBuilder &builder, Location loc, Value value,
 Value permuteDims(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> axes);
 
+/// A tensor of `type` whose every element is `scalar` (an IntegerAttr or
+/// FloatAttr of the element type): a rank-0 constant broadcast to the shape.
+Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
+                    TypedAttr scalar);
+
+/// True where `value` is NaN: `!(x == x)`, which TVM computes for every float
+/// type (its isnan rejects bfloat16).
+Value isNaN(OpBuilder &builder, Location loc, Value value);
+
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);

@@ -55,4 +55,19 @@ Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                                     builder.getDenseI64ArrayAttr(shape));
 }
 
+Value isNaN(OpBuilder &builder, Location loc, Value value) {
+  auto boolType =
+      cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());
+  Value equal = tvm::EqualOp::create(builder, loc, boolType, value, value);
+  return tvm::LogicalNotOp::create(builder, loc, boolType, equal);
+}
+
+Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
+                    TypedAttr scalar) {
+  auto scalarType = RankedTensorType::get({}, type.getElementType());
+  Value value = tvm::ConstantOp::create(
+      builder, loc, scalarType, DenseElementsAttr::get(scalarType, scalar));
+  return broadcastTo(builder, loc, value, type.getShape());
+}
+
 } // namespace mlir::stablehlo_tvm

@@ -30,8 +30,17 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[B:.*]] = tvm.subtract %[[A]], %arg1
   // CHECK: %[[C:.*]] = tvm.multiply %[[B]], %arg1
   // CHECK: %[[D:.*]] = tvm.divide %[[C]], %arg1
-  // CHECK: %[[E:.*]] = tvm.maximum %[[D]], %arg1
-  // CHECK: %[[F:.*]] = tvm.minimum %[[E]], %arg1
+  // Float maximum/minimum propagate NaN, which Relax's do not.
+  // CHECK: %[[EX:.*]] = tvm.equal %[[D]], %[[D]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // CHECK: %[[NX:.*]] = tvm.logical_not %[[EX]]
+  // CHECK: %[[EY:.*]] = tvm.equal %arg1, %arg1
+  // CHECK: %[[NY:.*]] = tvm.logical_not %[[EY]]
+  // CHECK: %[[ANY:.*]] = tvm.logical_or %[[NX]], %[[NY]]
+  // CHECK: %[[NAN:.*]] = tvm.add %[[D]], %arg1
+  // CHECK: %[[MAX:.*]] = tvm.maximum %[[D]], %arg1
+  // CHECK: %[[E:.*]] = tvm.where %[[ANY]], %[[NAN]], %[[MAX]]
+  // CHECK: %[[MIN:.*]] = tvm.minimum %[[E]], %arg1
+  // CHECK: %[[F:.*]] = tvm.where %{{.*}}, %{{.*}}, %[[MIN]]
   // CHECK: return %[[F]]
   %0 = stablehlo.add %x, %y : tensor<4xf32>
   %1 = stablehlo.subtract %0, %y : tensor<4xf32>
@@ -75,7 +84,9 @@ func.func @booleans_and_bits(%p: tensor<4xi1>, %q: tensor<4xi1>, %i: tensor<4xi3
 // CHECK-LABEL: func @compare
 func.func @compare(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
   // CHECK: tvm.equal %arg0, %arg1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  // CHECK: tvm.not_equal
+  // NE on floats is unordered (true for NaN): the negation of EQ.
+  // CHECK: %[[EQ:.*]] = tvm.equal %arg0, %arg1
+  // CHECK: tvm.logical_not %[[EQ]]
   // CHECK: tvm.less
   // CHECK: tvm.less_equal
   // CHECK: tvm.greater
@@ -88,6 +99,15 @@ func.func @compare(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
   %5 = stablehlo.compare GE, %x, %y, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   %6 = stablehlo.and %0, %1 : tensor<4xi1>
   return %6 : tensor<4xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @compare_integers
+func.func @compare_integers(%x: tensor<4xui32>, %y: tensor<4xui32>) -> tensor<4xi1> {
+  // CHECK: tvm.not_equal %arg0, %arg1 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
+  %0 = stablehlo.compare NE, %x, %y, UNSIGNED : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
 
 // -----
@@ -115,9 +135,11 @@ func.func @select(%p: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tenso
 func.func @convert(%x: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xi1>, tensor<4xf32>) {
   // CHECK: %[[I:.*]] = tvm.astype %arg0 {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
   %0 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xi32>
-  // Conversion to i1 is `x != 0`.
-  // CHECK: %[[Z:.*]] = tvm.constant dense<0.000000e+00> : tensor<4xf32>
-  // CHECK: %[[B:.*]] = tvm.not_equal %arg0, %[[Z]]
+  // Conversion to i1 is `x != 0` (unordered: NaN converts to true).
+  // CHECK: %[[Z:.*]] = tvm.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK: %[[ZS:.*]] = tvm.broadcast_to %[[Z]] {shape = array<i64: 4>} : (tensor<f32>) -> tensor<4xf32>
+  // CHECK: %[[EQ:.*]] = tvm.equal %arg0, %[[ZS]]
+  // CHECK: %[[B:.*]] = tvm.logical_not %[[EQ]]
   %1 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xi1>
   // A conversion to the same type is no op at all.
   %2 = stablehlo.convert %x : tensor<4xf32>
@@ -133,4 +155,41 @@ func.func @complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   // CHECK: stablehlo.add %arg0, %arg0 : tensor<4xcomplex<f32>>
   %0 = stablehlo.add %x, %x : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// Integer division never divides by 0 or INT_MIN by -1: x / 0 = -1 and
+// INT_MIN / -1 = INT_MIN, as XLA computes them.
+// CHECK-LABEL: func @divide_signed
+func.func @divide_signed(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: %[[ONES:.*]] = tvm.constant dense<-1> : tensor<i32>
+  // CHECK: %[[ALLONES:.*]] = tvm.broadcast_to %[[ONES]]
+  // CHECK: %[[ZERO:.*]] = tvm.constant dense<0> : tensor<i32>
+  // CHECK: %[[ISZERO:.*]] = tvm.equal %arg1, %{{.*}}
+  // CHECK: %[[MIN:.*]] = tvm.constant dense<-2147483648> : tensor<i32>
+  // CHECK: %[[ISMIN:.*]] = tvm.equal %arg0, %{{.*}}
+  // CHECK: %[[ISM1:.*]] = tvm.equal %arg1, %[[ALLONES]]
+  // CHECK: %[[OVF:.*]] = tvm.logical_and %[[ISMIN]], %[[ISM1]]
+  // CHECK: %[[UNSAFE:.*]] = tvm.logical_or %[[ISZERO]], %[[OVF]]
+  // CHECK: %[[SAFE:.*]] = tvm.where %[[UNSAFE]], %{{.*}}, %arg1
+  // CHECK: %[[Q:.*]] = tvm.divide %arg0, %[[SAFE]]
+  // CHECK: %[[R:.*]] = tvm.where %[[ISZERO]], %[[ALLONES]], %[[Q]]
+  // CHECK: return %[[R]]
+  %0 = stablehlo.divide %x, %y : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @divide_unsigned
+func.func @divide_unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // CHECK-DAG: tvm.constant dense<255> : tensor<ui8>
+  // CHECK-NOT: tvm.logical_and
+  // CHECK: %[[ISZERO:.*]] = tvm.equal %arg1
+  // CHECK: %[[SAFE:.*]] = tvm.where %[[ISZERO]], %{{.*}}, %arg1
+  // CHECK: %[[Q:.*]] = tvm.divide %arg0, %[[SAFE]]
+  // CHECK: tvm.where %[[ISZERO]], %{{.*}}, %[[Q]]
+  %0 = stablehlo.divide %x, %y : tensor<4xui8>
+  return %0 : tensor<4xui8>
 }
