@@ -3,6 +3,7 @@
 #include "stablehlo-tvm/InitAll.h"
 
 #include "stablehlo-tvm/Conversion/Passes.h"
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "stablehlo-tvm/Transforms/Passes.h"
@@ -16,8 +17,8 @@
 namespace mlir::stablehlo_tvm {
 
 void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<stablehlo::StableHLODialect, tvm::TVMDialect,
-                  func::FuncDialect>();
+  registry.insert<chlo::CHLODialect, stablehlo::StableHLODialect,
+                  tvm::TVMDialect, func::FuncDialect>();
   func::registerInlinerExtension(registry);
 }
 

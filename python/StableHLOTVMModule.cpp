@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stablehlo-tvm/InitAll.h"
+#include "stablehlo-tvm/Support/I1HexCompat.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -122,13 +123,16 @@ private:
 class PyModule {
 public:
   static std::unique_ptr<PyModule> parse(const std::string &text,
-                                         const std::string &sourceName) {
+                                         const std::string &sourceName,
+                                         bool allowUnregisteredDialects) {
     auto result = std::unique_ptr<PyModule>(new PyModule());
+    result->context->allowUnregisteredDialects(allowUnregisteredDialects);
     DiagnosticCollector diagnostics(result->context.get());
     {
       nb::gil_scoped_release release;
       ParserConfig config(result->context.get());
-      result->module = parseSourceString<ModuleOp>(text, config, sourceName);
+      result->module = parseSourceString<ModuleOp>(
+          stablehlo_tvm::i1HexBytesToPacked(text), config, sourceName);
     }
     if (!result->module)
       diagnostics.raise("failed to parse " + sourceName);
@@ -155,7 +159,7 @@ public:
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
     module->print(os, flags);
-    return text;
+    return stablehlo_tvm::i1HexPackedToBytes(text);
   }
 
   ModuleOp get() { return *module; }
@@ -378,7 +382,9 @@ NB_MODULE(_core, m) {
   nb::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, nb::arg("text"),
                   nb::arg("source_name") = "<input>",
-                  "Parse and verify MLIR text or bytecode.")
+                  nb::arg("allow_unregistered_dialects") = true,
+                  "Parse and verify MLIR text. Ops of unregistered dialects "
+                  "(generic form) are kept, for the import to report.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
            "Run a textual pass pipeline, e.g. builtin.module(cse).")
       .def("to_text", &PyModule::toText, nb::arg("generic") = false,

@@ -7,7 +7,7 @@
 
 namespace mlir::stablehlo_tvm {
 
-/// The dialects an import reads and writes: stablehlo, tvm, func.
+/// The dialects an import reads and writes: stablehlo, chlo, tvm, func.
 void registerAllDialects(DialectRegistry &registry);
 
 /// Every pass of the project and the `stablehlo-to-tvm-pipeline` pipeline.

@@ -4,17 +4,55 @@
 // --stablehlo-to-tvm-pipeline it runs the import into the tvm dialect. Every
 // standard MlirOptMain flag works.
 //
+// Text goes through the i1 hex translation both ways (see I1HexCompat.h), so
+// that the tool reads what JAX writes and writes what JAX reads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "stablehlo-tvm/InitAll.h"
+#include "stablehlo-tvm/Support/I1HexCompat.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
-  mlir::stablehlo_tvm::registerAllDialects(registry);
-  mlir::stablehlo_tvm::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "StableHLO to Apache TVM importer\n", registry));
+  DialectRegistry registry;
+  stablehlo_tvm::registerAllDialects(registry);
+  stablehlo_tvm::registerAllPasses();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "StableHLO to Apache TVM importer\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(
+          stablehlo_tvm::i1HexBytesToPacked(input->getBuffer()),
+          input->getBufferIdentifier());
+
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  LogicalResult status = MlirOptMain(os, std::move(buffer), registry, config);
+
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  output->os() << (config.shouldEmitBytecode()
+                       ? result
+                       : stablehlo_tvm::i1HexPackedToBytes(result));
+  output->keep();
+  return asMainReturnCode(status);
 }

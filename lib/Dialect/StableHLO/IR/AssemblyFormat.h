@@ -90,6 +90,77 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op,
 ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &values);
 void printIntList(AsmPrinter &p, ArrayRef<int64_t> values);
 
+//===----------------------------------------------------------------------===//
+// complex: `: tensor<4xcomplex<f32>>` stands for (tensor<4xf32>, tensor<4xf32>).
+//===----------------------------------------------------------------------===//
+
+ParseResult parseComplexOpType(OpAsmParser &parser, Type &lhs, Type &rhs,
+                               Type &result);
+void printComplexOpType(OpAsmPrinter &p, Operation *op, Type lhs, Type rhs,
+                        Type result);
+
+//===----------------------------------------------------------------------===//
+// reduce_precision: `format = e5m10`.
+//===----------------------------------------------------------------------===//
+
+ParseResult parseExponentMantissa(OpAsmParser &parser, IntegerAttr &exponent,
+                                  IntegerAttr &mantissa);
+void printExponentMantissa(OpAsmPrinter &p, Operation *op, IntegerAttr exponent,
+                           IntegerAttr mantissa);
+
+//===----------------------------------------------------------------------===//
+// tuple: `: tuple<A, B>` gives the operand types.
+//===----------------------------------------------------------------------===//
+
+ParseResult parseTupleOpType(OpAsmParser &parser,
+                             SmallVectorImpl<Type> &operands, Type &result);
+void printTupleOpType(OpAsmPrinter &p, Operation *op, TypeRange operands,
+                      Type result);
+
+//===----------------------------------------------------------------------===//
+// after_all: one type for every operand and the result.
+//===----------------------------------------------------------------------===//
+
+ParseResult parseVariadicSameOperandsAndResultType(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+    SmallVectorImpl<Type> &operandTypes, Type &result);
+void printVariadicSameOperandsAndResultType(OpAsmPrinter &p, Operation *op,
+                                            OperandRange operands,
+                                            TypeRange operandTypes,
+                                            Type result);
+
+//===----------------------------------------------------------------------===//
+// convolution: `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` and
+// `window = {stride = [..], pad = [[..], ..], lhs_dilate = [..], ...}`.
+//===----------------------------------------------------------------------===//
+
+ParseResult parseConvolutionDimensions(AsmParser &parser,
+                                       ConvDimensionNumbersAttr &dims);
+void printConvolutionDimensions(AsmPrinter &p, Operation *op,
+                                ConvDimensionNumbersAttr dims);
+void printConvolutionDimensions(AsmPrinter &p, ConvDimensionNumbersAttr dims);
+
+ParseResult parseWindowAttributes(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &strides,
+                                  DenseIntElementsAttr &padding,
+                                  DenseI64ArrayAttr &lhsDilation,
+                                  DenseI64ArrayAttr &rhsDilation,
+                                  DenseBoolArrayAttr &reversal);
+void printWindowAttributes(OpAsmPrinter &p, Operation *op,
+                           DenseI64ArrayAttr strides,
+                           DenseIntElementsAttr padding,
+                           DenseI64ArrayAttr lhsDilation,
+                           DenseI64ArrayAttr rhsDilation,
+                           DenseBoolArrayAttr reversal);
+
+//===----------------------------------------------------------------------===//
+// custom_call: `@target`.
+//===----------------------------------------------------------------------===//
+
+ParseResult parseCustomCallTarget(OpAsmParser &parser, StringAttr &target);
+void printCustomCallTarget(OpAsmPrinter &p, Operation *op, StringAttr target);
+
 } // namespace mlir::stablehlo
 
 #endif // STABLEHLO_TVM_LIB_STABLEHLO_ASSEMBLYFORMAT_H

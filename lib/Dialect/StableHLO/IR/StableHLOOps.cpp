@@ -430,5 +430,104 @@ ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
   return parser.parseRegion(*body, accumulators);
 }
 
+
+//===----------------------------------------------------------------------===//
+// pad
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = getResult().getType();
+  int64_t rank = operandType.getRank();
+  if (static_cast<int64_t>(getEdgePaddingLow().size()) != rank ||
+      static_cast<int64_t>(getEdgePaddingHigh().size()) != rank ||
+      static_cast<int64_t>(getInteriorPadding().size()) != rank)
+    return emitOpError() << "low, high and interior padding must each have "
+                         << rank << " entries";
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t size = operandType.getDimSize(i);
+    int64_t interior = getInteriorPadding()[i];
+    if (interior < 0)
+      return emitOpError("interior padding must be non-negative");
+    if (ShapedType::isDynamic(size))
+      continue;
+    int64_t expected = getEdgePaddingLow()[i] + getEdgePaddingHigh()[i] + size +
+                       std::max<int64_t>(size - 1, 0) * interior;
+    if (!compatibleDims(resultType.getDimSize(i), expected))
+      return emitOpError() << "result dimension " << i << " must have size "
+                           << expected;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// while: `stablehlo.while(%iterArg = %x, ...) : T, ... cond {...} do {...}`
+//===----------------------------------------------------------------------===//
+
+LogicalResult WhileOp::verify() {
+  if (getOperandTypes() != getResultTypes())
+    return emitOpError("results must have the types of the operands");
+  for (Region *region : {&getCond(), &getBody()})
+    if (region->front().getArgumentTypes() != getOperandTypes())
+      return emitOpError("cond and body must take the operand types");
+  return success();
+}
+
+void WhileOp::print(OpAsmPrinter &p) {
+  Block &cond = getCond().front();
+  p << '(';
+  llvm::interleaveComma(llvm::zip(cond.getArguments(), getOperands()), p,
+                        [&](auto pair) {
+                          p << std::get<0>(pair) << " = " << std::get<1>(pair);
+                        });
+  p << ')';
+  if (getNumOperands()) {
+    p << " : ";
+    llvm::interleaveComma(getOperandTypes(), p);
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getDiscardableAttrDictionary().getValue());
+  p.printNewline();
+  p << " cond ";
+  p.printRegion(getCond(), /*printEntryBlockArgs=*/false);
+  p << " do ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::Argument arg;
+            OpAsmParser::UnresolvedOperand operand;
+            if (parser.parseArgument(arg) || parser.parseEqual() ||
+                parser.parseOperand(operand))
+              return failure();
+            args.push_back(arg);
+            operands.push_back(operand);
+            return success();
+          }))
+    return failure();
+  SmallVector<Type> types;
+  if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
+    return failure();
+  if (types.size() != operands.size())
+    return parser.emitError(loc) << "expected " << operands.size() << " types";
+  for (auto [arg, type] : llvm::zip(args, types))
+    arg.type = type;
+  if (parser.resolveOperands(operands, types, loc, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addTypes(types);
+  Region *cond = result.addRegion();
+  Region *body = result.addRegion();
+  if (parser.parseKeyword("cond") || parser.parseRegion(*cond, args) ||
+      parser.parseKeyword("do") || parser.parseRegion(*body, args))
+    return failure();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOOps.cpp.inc"

@@ -21,8 +21,19 @@ def StableHLO_Dialect : Dialect {
     parses unchanged.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 0;
   let usePropertiesForAttributes = 1;
+  let dependentDialects = ["::mlir::quant::QuantDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def StableHLO_Token : TypeDef<StableHLO_Dialect, "Token"> {
+  let mnemonic = "token";
+  let summary = "orders side effects: `!stablehlo.token`";
 }
 
 //===----------------------------------------------------------------------===//
@@ -31,11 +42,19 @@ def StableHLO_Dialect : Dialect {
 
 // Integers (signless or unsigned, any width), floats and complex numbers.
 def HLO_Int : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger]>;
-def HLO_ElementType : AnyTypeOf<[HLO_Int, AnyFloat, AnyComplex]>;
+def HLO_QuantizedInt : Type<
+    CPred<"::llvm::isa<::mlir::quant::QuantizedType>($_self)">,
+    "quantized integer", "::mlir::quant::QuantizedType">;
+def HLO_ElementType : AnyTypeOf<[HLO_Int, AnyFloat, AnyComplex, HLO_QuantizedInt]>;
 def HLO_Tensor : RankedTensorOf<[HLO_ElementType]>;
 def HLO_PredTensor : RankedTensorOf<[I1]>;
 def HLO_IntTensor : RankedTensorOf<[HLO_Int]>;
 def HLO_ScalarTensor : 0DTensorOf<[HLO_ElementType]>;
+def HLO_Tuple : NestedTupleOf<[HLO_Tensor, StableHLO_Token]>;
+def HLO_TensorOrToken : AnyTypeOf<[HLO_Tensor, StableHLO_Token]>;
+def HLO_TensorOrTokenOrTuple : AnyTypeOf<[HLO_Tensor, StableHLO_Token, HLO_Tuple]>;
+def HLO_DimensionTensor : 1DTensorOf<[HLO_Int]>;
+def HLO_ScalarIntTensor : 0DTensorOf<[HLO_Int]>;
 
 class StableHLO_Op<string mnemonic, list<Trait> traits = []>
     : Op<StableHLO_Dialect, mnemonic, traits>;

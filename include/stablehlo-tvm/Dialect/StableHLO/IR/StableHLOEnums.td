@@ -51,4 +51,62 @@ def StableHLO_PrecisionAttr : EnumAttr<StableHLO_Dialect, StableHLO_Precision,
 def StableHLO_PrecisionConfigAttr
     : TypedArrayAttrBase<StableHLO_PrecisionAttr, "precision config">;
 
+def StableHLO_FftType : I32EnumAttr<"FftType", "kind of stablehlo.fft", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+      I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def StableHLO_FftTypeAttr : EnumAttr<StableHLO_Dialect, StableHLO_FftType,
+    "fft_type"> {
+  let assemblyFormat = "$value";
+}
+
+def StableHLO_Transpose : I32EnumAttr<"Transpose",
+    "transpose_a of stablehlo.triangular_solve", [
+      I32EnumAttrCase<"TRANSPOSE_INVALID", 0>,
+      I32EnumAttrCase<"NO_TRANSPOSE", 1>, I32EnumAttrCase<"TRANSPOSE", 2>,
+      I32EnumAttrCase<"ADJOINT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def StableHLO_TransposeAttr : EnumAttr<StableHLO_Dialect, StableHLO_Transpose,
+    "transpose"> {
+  let assemblyFormat = "$value";
+}
+
+def StableHLO_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
+    "algorithm of stablehlo.rng_bit_generator", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>,
+      I32EnumAttrCase<"PHILOX", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def StableHLO_RngAlgorithmAttr : EnumAttr<StableHLO_Dialect,
+    StableHLO_RngAlgorithm, "rng_algorithm"> {
+  let assemblyFormat = "$value";
+}
+
+def StableHLO_RngDistribution : I32EnumAttr<"RngDistribution",
+    "distribution of stablehlo.rng", [
+      I32EnumAttrCase<"UNIFORM", 1>, I32EnumAttrCase<"NORMAL", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+def StableHLO_RngDistributionAttr : EnumAttr<StableHLO_Dialect,
+    StableHLO_RngDistribution, "rng_distribution"> {
+  let assemblyFormat = "$value";
+}
+
+// Spelled as a plain integer (`api_version = 4 : i32`), as jaxlib prints it.
+def StableHLO_CustomCallApiVersionAttr : I32EnumAttr<"CustomCallApiVersion",
+    "calling convention of stablehlo.custom_call", [
+      I32EnumAttrCase<"API_VERSION_UNSPECIFIED", 0>,
+      I32EnumAttrCase<"API_VERSION_ORIGINAL", 1>,
+      I32EnumAttrCase<"API_VERSION_STATUS_RETURNING", 2>,
+      I32EnumAttrCase<"API_VERSION_STATUS_RETURNING_UNIFIED", 3>,
+      I32EnumAttrCase<"API_VERSION_TYPED_FFI", 4>]> {
+  let cppNamespace = "::mlir::stablehlo";
+}
+
 #endif // STABLEHLO_TVM_STABLEHLO_ENUMS

@@ -50,6 +50,8 @@ class HLO_BinaryElementwiseOp<string mnemonic, list<Trait> traits = [],
 }
 
 def HLO_FpOrComplexTensor : RankedTensorOf<[AnyFloat, AnyComplex]>;
+def HLO_FpTensor : RankedTensorOf<[AnyFloat]>;
+def HLO_ComplexTensor : RankedTensorOf<[AnyComplex]>;
 def HLO_IntOrPredTensor : RankedTensorOf<[HLO_Int]>;
 
 def StableHLO_AbsOp : HLO_UnaryElementwiseOp<"abs", [], HLO_Tensor> {
@@ -120,6 +122,148 @@ def StableHLO_OrOp : HLO_BinaryElementwiseOp<"or", [Commutative],
 def StableHLO_XorOp : HLO_BinaryElementwiseOp<"xor", [Commutative],
     HLO_IntOrPredTensor> {
   let summary = "elementwise logical or bitwise exclusive or";
+}
+
+
+def StableHLO_CbrtOp : HLO_UnaryElementwiseOp<"cbrt",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise cube root";
+}
+def StableHLO_CeilOp : HLO_UnaryElementwiseOp<"ceil",
+    [SameOperandsAndResultType], HLO_FpTensor> {
+  let summary = "elementwise ceiling";
+}
+def StableHLO_FloorOp : HLO_UnaryElementwiseOp<"floor",
+    [SameOperandsAndResultType], HLO_FpTensor> {
+  let summary = "elementwise floor";
+}
+def StableHLO_CosineOp : HLO_UnaryElementwiseOp<"cosine",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise cosine";
+}
+def StableHLO_SineOp : HLO_UnaryElementwiseOp<"sine",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise sine";
+}
+def StableHLO_TanOp : HLO_UnaryElementwiseOp<"tan",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise tangent";
+}
+def StableHLO_Expm1Op : HLO_UnaryElementwiseOp<"exponential_minus_one",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise e^x - 1";
+}
+def StableHLO_Log1pOp : HLO_UnaryElementwiseOp<"log_plus_one",
+    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+  let summary = "elementwise log(1 + x)";
+}
+def StableHLO_RoundOp : HLO_UnaryElementwiseOp<"round_nearest_afz",
+    [SameOperandsAndResultType], HLO_FpTensor> {
+  let summary = "elementwise rounding, ties away from zero";
+}
+def StableHLO_RoundNearestEvenOp : HLO_UnaryElementwiseOp<"round_nearest_even",
+    [SameOperandsAndResultType], HLO_FpTensor> {
+  let summary = "elementwise rounding, ties to even";
+}
+def StableHLO_SignOp : HLO_UnaryElementwiseOp<"sign",
+    [SameOperandsAndResultType]> {
+  let summary = "elementwise sign: -1, 0 or 1 (NaN stays NaN)";
+}
+def StableHLO_PopulationCountOp : HLO_UnaryElementwiseOp<"popcnt",
+    [SameOperandsAndResultType], HLO_IntTensor> {
+  let summary = "elementwise number of set bits";
+}
+def StableHLO_ClzOp : HLO_UnaryElementwiseOp<"count_leading_zeros",
+    [SameOperandsAndResultType], HLO_IntTensor> {
+  let summary = "elementwise number of leading zero bits";
+}
+def StableHLO_IsFiniteOp : HLO_UnaryElementwiseOp<"is_finite", [],
+    HLO_FpTensor, HLO_PredTensor> {
+  let summary = "elementwise test for a finite value";
+}
+def StableHLO_RealOp : HLO_UnaryElementwiseOp<"real"> {
+  let summary = "real part (identity on real numbers)";
+}
+def StableHLO_ImagOp : HLO_UnaryElementwiseOp<"imag"> {
+  let summary = "imaginary part (zero on real numbers)";
+}
+def StableHLO_BitcastConvertOp : StableHLO_Op<"bitcast_convert", [Pure]> {
+  let summary = "reinterpret the bits of each element as another type";
+  let arguments = (ins HLO_Tensor:$operand);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+def StableHLO_ReducePrecisionOp : StableHLO_Op<"reduce_precision",
+    [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "round to a narrower float format, keeping the type";
+  let arguments = (ins HLO_FpTensor:$operand,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$exponent_bits,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$mantissa_bits);
+  let results = (outs HLO_FpTensor:$output);
+  let assemblyFormat = [{
+    $operand `,` `format` `=`
+      custom<ExponentMantissa>($exponent_bits, $mantissa_bits)
+      attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))
+  }];
+}
+
+def StableHLO_Atan2Op : HLO_BinaryElementwiseOp<"atan2", [], HLO_FpOrComplexTensor> {
+  let summary = "elementwise atan2(lhs, rhs)";
+}
+def StableHLO_PowOp : HLO_BinaryElementwiseOp<"power"> {
+  let summary = "elementwise lhs ^ rhs";
+}
+def StableHLO_RemOp : HLO_BinaryElementwiseOp<"remainder"> {
+  let summary = "elementwise remainder with the sign of the dividend";
+}
+def StableHLO_ShiftLeftOp : HLO_BinaryElementwiseOp<"shift_left", [],
+    HLO_IntTensor> {
+  let summary = "elementwise left shift (0 when the amount is too large)";
+}
+def StableHLO_ShiftRightArithmeticOp : HLO_BinaryElementwiseOp<
+    "shift_right_arithmetic", [], HLO_IntTensor> {
+  let summary = "elementwise arithmetic right shift";
+}
+def StableHLO_ShiftRightLogicalOp : HLO_BinaryElementwiseOp<
+    "shift_right_logical", [], HLO_IntTensor> {
+  let summary = "elementwise logical right shift";
+}
+
+def StableHLO_ComplexOp : StableHLO_Op<"complex",
+    [Pure, Elementwise, SameOperandsAndResultShape, SameTypeOperands]> {
+  let summary = "complex numbers from real and imaginary parts";
+  let arguments = (ins HLO_FpTensor:$lhs, HLO_FpTensor:$rhs);
+  let results = (outs HLO_ComplexTensor:$result);
+  let assemblyFormat = [{
+    operands attr-dict `:`
+      custom<ComplexOpType>(type($lhs), type($rhs), type($result))
+  }];
+}
+
+def StableHLO_ClampOp : StableHLO_Op<"clamp", [Pure]> {
+  let summary = "elementwise min(max(operand, min), max); bounds may be scalars";
+  let arguments = (ins HLO_Tensor:$min, HLO_Tensor:$operand, HLO_Tensor:$max);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $min `,` $operand `,` $max attr-dict `:`
+      custom<SameOperandsAndResultType>(type($min), type($operand),
+                                        type($max), type($result))
+  }];
+}
+
+def StableHLO_UniformQuantizeOp : StableHLO_Op<"uniform_quantize",
+    [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "quantize floats (or requantize) to a quantized type";
+  let arguments = (ins HLO_Tensor:$operand);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+}
+def StableHLO_UniformDequantizeOp : StableHLO_Op<"uniform_dequantize",
+    [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "dequantize to the expressed float type";
+  let arguments = (ins HLO_Tensor:$operand);
+  let results = (outs HLO_FpTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
 }
 
 def StableHLO_CompareOp : StableHLO_Op<"compare",
@@ -234,6 +378,438 @@ def StableHLO_ConcatenateOp : StableHLO_Op<"concatenate",
       attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+}
+
+
+//===----------------------------------------------------------------------===//
+// More data movement.
+//===----------------------------------------------------------------------===//
+
+def StableHLO_PadOp : StableHLO_Op<"pad",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "pad with edge (possibly negative) and interior padding";
+  let arguments = (ins HLO_Tensor:$operand, HLO_ScalarTensor:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low,
+                       DenseI64ArrayAttr:$edge_padding_high,
+                       DenseI64ArrayAttr:$interior_padding);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,`
+      `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def StableHLO_ReverseOp : StableHLO_Op<"reverse",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "reverse the order of elements along dimensions";
+  let arguments = (ins HLO_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $dimensions attr-dict `:` type($result)
+  }];
+}
+
+def StableHLO_DynamicSliceOp : StableHLO_Op<"dynamic_slice",
+    [Pure, AllElementTypesMatch<["operand", "result"]>]> {
+  let summary = "slice at runtime start indices (clamped into bounds)";
+  let arguments = (ins HLO_Tensor:$operand,
+                       Variadic<HLO_ScalarIntTensor>:$start_indices,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` custom<VariadicOperandWithAttribute>($start_indices)
+      `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_DynamicUpdateSliceOp : StableHLO_Op<"dynamic_update_slice",
+    [Pure, AllElementTypesMatch<["operand", "update", "result"]>,
+     AllShapesMatch<["operand", "result"]>]> {
+  let summary = "overwrite a slice at runtime start indices (clamped)";
+  let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$update,
+                       Variadic<HLO_ScalarIntTensor>:$start_indices);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_GetDimensionSizeOp : StableHLO_Op<"get_dimension_size", [Pure]> {
+  let summary = "the size of one dimension, as a tensor<i32>";
+  let arguments = (ins HLO_Tensor:$operand, I64Attr:$dimension);
+  let results = (outs 0DTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_DynamicBroadcastInDimOp : StableHLO_Op<"dynamic_broadcast_in_dim",
+    [Pure]> {
+  let summary = "broadcast_in_dim to a runtime shape";
+  let arguments = (ins HLO_Tensor:$operand, HLO_DimensionTensor:$output_dimensions,
+                       DenseI64ArrayAttr:$broadcast_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$known_expanding_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$known_nonexpanding_dimensions);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions
+      attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_DynamicIotaOp : StableHLO_Op<"dynamic_iota", [Pure]> {
+  let summary = "iota of a runtime shape";
+  let arguments = (ins HLO_DimensionTensor:$output_shape, I64Attr:$iota_dimension);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $output_shape `,` `dim` `=` $iota_dimension attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_DynamicReshapeOp : StableHLO_Op<"dynamic_reshape", [Pure]> {
+  let summary = "reshape to a runtime shape";
+  let arguments = (ins HLO_Tensor:$operand, HLO_DimensionTensor:$output_shape);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_RealDynamicSliceOp : StableHLO_Op<"real_dynamic_slice", [Pure]> {
+  let summary = "slice with runtime start, limit and stride tensors";
+  let arguments = (ins HLO_Tensor:$operand, HLO_DimensionTensor:$start_indices,
+                       HLO_DimensionTensor:$limit_indices,
+                       HLO_DimensionTensor:$strides);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_DynamicPadOp : StableHLO_Op<"dynamic_pad", [Pure]> {
+  let summary = "pad with runtime padding amounts";
+  let arguments = (ins HLO_Tensor:$operand, HLO_ScalarTensor:$padding_value,
+                       HLO_DimensionTensor:$edge_padding_low,
+                       HLO_DimensionTensor:$edge_padding_high,
+                       HLO_DimensionTensor:$interior_padding);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Gather and scatter (jaxlib prints these in generic form).
+//===----------------------------------------------------------------------===//
+
+def StableHLO_GatherOp : StableHLO_Op<"gather", [Pure]> {
+  let summary = "gather slices of an operand at start indices";
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,
+                       StableHLO_GatherDimensionNumbers:$dimension_numbers,
+                       DenseI64ArrayAttr:$slice_sizes,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs HLO_Tensor:$result);
+}
+
+def StableHLO_DynamicGatherOp : StableHLO_Op<"dynamic_gather", [Pure]> {
+  let summary = "gather with runtime slice sizes";
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,
+                       HLO_DimensionTensor:$slice_sizes,
+                       StableHLO_GatherDimensionNumbers:$dimension_numbers,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs HLO_Tensor:$result);
+}
+
+def StableHLO_ScatterOp : StableHLO_Op<"scatter",
+    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+  let summary = "combine updates into operands at scatter indices with a body";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs,
+                       HLO_IntTensor:$scatter_indices,
+                       Variadic<HLO_Tensor>:$updates,
+                       StableHLO_ScatterDimensionNumbers:$scatter_dimension_numbers,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$unique_indices);
+  let results = (outs Variadic<HLO_Tensor>);
+  let regions = (region SizedRegion<1>:$update_computation);
+}
+
+//===----------------------------------------------------------------------===//
+// Ops with scalar bodies (generic form).
+//===----------------------------------------------------------------------===//
+
+def StableHLO_SortOp : StableHLO_Op<"sort", [RecursiveMemoryEffects]> {
+  let summary = "sort tensors along a dimension with a comparator body";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs,
+                       DefaultValuedOptionalAttr<I64Attr, "-1">:$dimension,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stable);
+  let results = (outs Variadic<HLO_Tensor>);
+  let regions = (region SizedRegion<1>:$comparator);
+}
+
+def StableHLO_ReduceWindowOp : StableHLO_Op<"reduce_window",
+    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+  let summary = "reduce each window of the inputs with a body";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs,
+                       Variadic<HLO_ScalarTensor>:$init_values,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Variadic<HLO_Tensor>);
+  let regions = (region SizedRegion<1>:$body);
+}
+
+def StableHLO_SelectAndScatterOp : StableHLO_Op<"select_and_scatter",
+    [RecursiveMemoryEffects]> {
+  let summary = "scatter a source into the window positions a body selects";
+  let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$source,
+                       HLO_ScalarTensor:$init_value,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs HLO_Tensor);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+}
+
+def StableHLO_MapOp : StableHLO_Op<"map", [RecursiveMemoryEffects,
+    SameOperandsAndResultShape]> {
+  let summary = "apply a scalar body elementwise";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs HLO_Tensor);
+  let regions = (region SizedRegion<1>:$computation);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow, tuples and tokens.
+//===----------------------------------------------------------------------===//
+
+def StableHLO_WhileOp : StableHLO_Op<"while", [RecursiveMemoryEffects]> {
+  let summary = "loop while the cond body returns true";
+  let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$operand);
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def StableHLO_IfOp : StableHLO_Op<"if", [RecursiveMemoryEffects]> {
+  let summary = "run one of two branches";
+  let arguments = (ins HLO_PredTensor:$pred);
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
+  let regions = (region SizedRegion<1>:$true_branch,
+                        SizedRegion<1>:$false_branch);
+}
+
+def StableHLO_CaseOp : StableHLO_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "run the branch an index selects (the last when out of range)";
+  let arguments = (ins 0DTensorOf<[I32]>:$index);
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+}
+
+def StableHLO_OptimizationBarrierOp : StableHLO_Op<"optimization_barrier",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "values that optimizations may not move across";
+  let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$operand);
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>:$result);
+  let assemblyFormat = [{
+    attr-dict ($operand^ `:` type($operand))?
+  }];
+}
+
+def StableHLO_CompositeOp : StableHLO_Op<"composite", []> {
+  let summary = "a named op with a decomposition function";
+  let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$inputs,
+                       StrAttr:$name,
+                       DefaultValuedOptionalAttr<DictionaryAttr, "{}">:$composite_attributes,
+                       FlatSymbolRefAttr:$decomposition,
+                       DefaultValuedOptionalAttr<I32Attr, "0">:$version);
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
+  let assemblyFormat = "$name $inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_TupleOp : StableHLO_Op<"tuple", [Pure]> {
+  let summary = "a tuple of values";
+  let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$val);
+  let results = (outs HLO_Tuple:$result);
+  let assemblyFormat = "$val attr-dict `:` custom<TupleOpType>(type($val), type($result))";
+}
+
+def StableHLO_GetTupleElementOp : StableHLO_Op<"get_tuple_element", [Pure]> {
+  let summary = "one element of a tuple";
+  let arguments = (ins HLO_Tuple:$operand, ConfinedAttr<I32Attr, [IntNonNegative]>:$index);
+  let results = (outs HLO_TensorOrTokenOrTuple:$result);
+  let assemblyFormat = "$operand `[` $index `]` attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_AfterAllOp : StableHLO_Op<"after_all", [Pure]> {
+  let summary = "a token after every input token";
+  let arguments = (ins Variadic<StableHLO_Token>:$inputs);
+  let results = (outs StableHLO_Token:$result);
+  let assemblyFormat = "$inputs attr-dict `:` custom<VariadicSameOperandsAndResultType>(ref($inputs), type($inputs), type($result))";
+}
+
+def StableHLO_CreateTokenOp : StableHLO_Op<"create_token", [Pure]> {
+  let summary = "a fresh token (deprecated: after_all with no inputs)";
+  let results = (outs StableHLO_Token:$output);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+def StableHLO_ReplicaIdOp : StableHLO_Op<"replica_id", []> {
+  let summary = "the replica's id (0 on one device)";
+  let results = (outs 0DTensorOf<[UI32]>);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+def StableHLO_PartitionIdOp : StableHLO_Op<"partition_id", []> {
+  let summary = "the partition's id (0 on one device)";
+  let results = (outs 0DTensorOf<[UI32]>);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, FFT, linear algebra, random numbers.
+//===----------------------------------------------------------------------===//
+
+def StableHLO_ConvolutionOp : StableHLO_Op<"convolution", [Pure]> {
+  let summary = "general convolution";
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       StableHLO_ConvDimensionNumbers:$dimension_numbers,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$feature_group_count,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$batch_group_count,
+                       OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    `(`operands`)`
+      `dim_numbers` `=` custom<ConvolutionDimensions>($dimension_numbers) `,`
+      `window` `=` `{` custom<WindowAttributes>($window_strides, $padding,
+                                               $lhs_dilation, $rhs_dilation,
+                                               $window_reversal) `}`
+      attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_DynamicConvOp : StableHLO_Op<"dynamic_conv", [Pure]> {
+  let summary = "convolution with runtime padding";
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs, HLO_IntTensor:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       StableHLO_ConvDimensionNumbers:$dimension_numbers,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$feature_group_count,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$batch_group_count,
+                       OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor);
+}
+
+def StableHLO_FftOp : StableHLO_Op<"fft", [Pure]> {
+  let summary = "forward and inverse Fourier transforms, real and complex";
+  let arguments = (ins HLO_Tensor:$operand, StableHLO_FftTypeAttr:$fft_type,
+                       DenseI64ArrayAttr:$fft_length);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length
+      attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_TriangularSolveOp : StableHLO_Op<"triangular_solve",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "solve triangular systems";
+  let arguments = (ins HLO_FpOrComplexTensor:$a, HLO_FpOrComplexTensor:$b,
+                       BoolAttr:$left_side, BoolAttr:$lower,
+                       BoolAttr:$unit_diagonal,
+                       StableHLO_TransposeAttr:$transpose_a);
+  let results = (outs HLO_FpOrComplexTensor);
+}
+
+def StableHLO_CholeskyOp : StableHLO_Op<"cholesky",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "Cholesky factorization of a batch of matrices";
+  let arguments = (ins HLO_FpOrComplexTensor:$a,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$lower);
+  let results = (outs HLO_FpOrComplexTensor);
+  let assemblyFormat = "$a (`,` `lower` `=` $lower^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def StableHLO_RngOp : StableHLO_Op<"rng", []> {
+  let summary = "random numbers from a distribution";
+  let arguments = (ins 0DTensorOf<[AnyType]>:$a, 0DTensorOf<[AnyType]>:$b,
+                       HLO_DimensionTensor:$shape,
+                       StableHLO_RngDistributionAttr:$rng_distribution);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $shape `,` `distribution` `=` $rng_distribution
+      attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_RngBitGeneratorOp : StableHLO_Op<"rng_bit_generator", [Pure]> {
+  let summary = "random bits and a new state from a state";
+  let arguments = (ins HLO_IntTensor:$initial_state,
+                       StableHLO_RngAlgorithmAttr:$rng_algorithm);
+  let results = (outs HLO_IntTensor:$output_state, HLO_Tensor:$output);
+  let assemblyFormat = [{
+    $initial_state `,` `algorithm` `=` $rng_algorithm attr-dict
+      `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_BatchNormInferenceOp : StableHLO_Op<"batch_norm_inference", [Pure]> {
+  let summary = "normalize with given mean and variance";
+  let arguments = (ins HLO_FpTensor:$operand, HLO_FpTensor:$scale,
+                       HLO_FpTensor:$offset, HLO_FpTensor:$mean,
+                       HLO_FpTensor:$variance, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor);
+}
+
+def StableHLO_BatchNormTrainingOp : StableHLO_Op<"batch_norm_training", [Pure]> {
+  let summary = "normalize with batch statistics, returning them too";
+  let arguments = (ins HLO_FpTensor:$operand, HLO_FpTensor:$scale,
+                       HLO_FpTensor:$offset, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$output, HLO_FpTensor:$batch_mean,
+                      HLO_FpTensor:$batch_var);
+}
+
+def StableHLO_BatchNormGradOp : StableHLO_Op<"batch_norm_grad", [Pure]> {
+  let summary = "gradients of batch normalization";
+  let arguments = (ins HLO_FpTensor:$operand, HLO_FpTensor:$scale,
+                       HLO_FpTensor:$mean, HLO_FpTensor:$variance,
+                       HLO_FpTensor:$grad_output, F32Attr:$epsilon,
+                       I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$grad_operand, HLO_FpTensor:$grad_scale,
+                      HLO_FpTensor:$grad_offset);
+}
+
+//===----------------------------------------------------------------------===//
+// custom_call
+//===----------------------------------------------------------------------===//
+
+def StableHLO_CustomCallOp : StableHLO_Op<"custom_call", []> {
+  let summary = "a call to a target the compiler knows by name";
+  let arguments = (ins
+    Variadic<HLO_TensorOrTokenOrTuple>:$inputs,
+    StrAttr:$call_target_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$has_side_effect,
+    OptionalAttr<AnyAttrOf<[StrAttr, DictionaryAttr]>>:$backend_config,
+    DefaultValuedOptionalAttr<StableHLO_CustomCallApiVersionAttr,
+        "::mlir::stablehlo::CustomCallApiVersion::API_VERSION_ORIGINAL">:$api_version,
+    OptionalAttr<FlatSymbolRefArrayAttr>:$called_computations,
+    OptionalAttr<TypedArrayAttrBase<IndexElementsAttr, "layouts">>:$operand_layouts,
+    OptionalAttr<TypedArrayAttrBase<IndexElementsAttr, "layouts">>:$result_layouts,
+    DefaultValuedOptionalAttr<
+        TypedArrayAttrBase<StableHLO_OutputOperandAlias, "aliases">,
+        "::mlir::ArrayAttr::get($_builder.getContext(), {})">:$output_operand_aliases
+  );
+  let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
+  let assemblyFormat = [{
+    custom<CustomCallTarget>($call_target_name) `(` $inputs `)`
+      attr-dict `:` functional-type(operands, results)
+  }];
 }
 
 //===----------------------------------------------------------------------===//
