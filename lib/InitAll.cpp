@@ -23,7 +23,8 @@ void registerAllDialects(DialectRegistry &registry) {
 }
 
 const char *getImportPipeline() {
-  return "builtin.module(stablehlo-inline-private-functions,"
+  return "builtin.module(stablehlo-drop-sharding,"
+         "stablehlo-inline-private-functions,"
          "convert-stablehlo-to-tvm,cse,tvm-check-legality)";
 }
 
@@ -35,8 +36,10 @@ void registerAllPasses() {
   registerSymbolDCEPass();
   PassPipelineRegistration<>(
       "stablehlo-to-tvm-pipeline",
-      "Import StableHLO into the tvm dialect: inline, legalize, check",
+      "Import StableHLO into the tvm dialect: drop sharding, inline, "
+      "legalize, check",
       [](OpPassManager &pm) {
+        pm.addPass(createDropSharding());
         pm.addPass(createInlinePrivateFunctions());
         pm.addPass(createConvertStableHLOToTVM());
         pm.addPass(createCSEPass());

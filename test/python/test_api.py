@@ -160,3 +160,29 @@ def test_errors_never_abort_the_interpreter():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "survived" in result.stdout
+
+
+def test_sharded_program_imports_on_one_device():
+    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(AxisType.Auto,))
+    sharding = NamedSharding(mesh, P("x"))
+
+    @jax.jit
+    def g(x):
+        return jax.lax.with_sharding_constraint(x * 2.0, sharding) + 1.0
+
+    x = jax.device_put(np.arange(4, dtype=np.float32), sharding)
+    lowered = g.lower(x)
+    assert "sdy." in lowered.as_text()
+    np.testing.assert_allclose(stablehlo_tvm.build(lowered)(np.asarray(x)), np.asarray(g(x)))
+
+
+def test_large_boolean_constant_from_jax():
+    # jaxlib prints large i1 constants as a hex blob, one byte per element.
+    mask = np.arange(300) % 3 == 0
+    g = lambda x: jnp.where(mask, x, -x)  # noqa: E731
+    x = np.linspace(-1, 1, 300, dtype=np.float32)
+    assert 'dense<"0x' in jax.jit(g).lower(x).as_text()
+    np.testing.assert_array_equal(stablehlo_tvm.build(g, x)(x), np.where(mask, x, -x))

@@ -27,6 +27,22 @@ def InlinePrivateFunctions : Pass<"stablehlo-inline-private-functions",
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
+  let summary = "Remove Shardy (sdy) sharding ops, meaningless on one device";
+  let description = [{
+    JAX code written for a mesh carries Shardy annotations: `sdy.mesh`
+    symbols, and `sdy.sharding_constraint` / `sdy.reshard` ops that pass
+    their operand through. A single-device import drops the meshes and
+    replaces those ops by their operand. Sharding attributes on arguments and
+    results stay; nothing reads them.
+
+    ```mlir
+    %2 = sdy.sharding_constraint %1 <@mesh, ...> : tensor<4xf32>
+    ```
+    becomes a use of `%1`.
+  }];
+}
+
 def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
   let summary = "Report every op the import could not turn into the tvm dialect";
   let description = [{

@@ -126,3 +126,34 @@ func.func @select_pred(%p: tensor<3xi1>, %x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.select %p, %x, %x : tensor<3xi1>, tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @pad_result(%x: tensor<2x3xf32>, %p: tensor<f32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{result dimension 1 must have size 3}}
+  %0 = stablehlo.pad %x, %p, low = [0, 0], high = [1, 0], interior = [1, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @while_types(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{cond and body must take the operand types}}
+  %0 = "stablehlo.while"(%x) ({
+  ^bb0(%a: tensor<3xf32>):
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %t : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @barrier_types(%x: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{results must have the types of the operands}}
+  %0 = "stablehlo.optimization_barrier"(%x) : (tensor<2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -316,6 +316,20 @@ void printVariadicSameOperandsAndResultType(OpAsmPrinter &p, Operation *,
   p << result;
 }
 
+ParseResult parsePairwiseOpType(OpAsmParser &parser,
+                                SmallVectorImpl<Type> &operands,
+                                SmallVectorImpl<Type> &results) {
+  if (parser.parseTypeList(operands))
+    return failure();
+  results.assign(operands.begin(), operands.end());
+  return success();
+}
+
+void printPairwiseOpType(OpAsmPrinter &p, Operation *, TypeRange operands,
+                         TypeRange) {
+  llvm::interleaveComma(operands, p);
+}
+
 ParseResult parseConvolutionDimensions(AsmParser &parser,
                                        ConvDimensionNumbersAttr &dims) {
   // Each of the three lists names every dimension of its tensor: two letters

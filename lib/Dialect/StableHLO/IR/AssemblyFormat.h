@@ -131,6 +131,16 @@ void printVariadicSameOperandsAndResultType(OpAsmPrinter &p, Operation *op,
                                             Type result);
 
 //===----------------------------------------------------------------------===//
+// optimization_barrier: each result has its operand's type.
+//===----------------------------------------------------------------------===//
+
+ParseResult parsePairwiseOpType(OpAsmParser &parser,
+                                SmallVectorImpl<Type> &operands,
+                                SmallVectorImpl<Type> &results);
+void printPairwiseOpType(OpAsmPrinter &p, Operation *op, TypeRange operands,
+                         TypeRange results);
+
+//===----------------------------------------------------------------------===//
 // convolution: `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` and
 // `window = {stride = [..], pad = [[..], ..], lhs_dilate = [..], ...}`.
 //===----------------------------------------------------------------------===//

@@ -464,6 +464,12 @@ LogicalResult PadOp::verify() {
 // while: `stablehlo.while(%iterArg = %x, ...) : T, ... cond {...} do {...}`
 //===----------------------------------------------------------------------===//
 
+LogicalResult OptimizationBarrierOp::verify() {
+  if (getOperandTypes() != getResultTypes())
+    return emitOpError("results must have the types of the operands");
+  return success();
+}
+
 LogicalResult WhileOp::verify() {
   if (getOperandTypes() != getResultTypes())
     return emitOpError("results must have the types of the operands");

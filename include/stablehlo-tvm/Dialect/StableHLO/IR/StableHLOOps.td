@@ -604,13 +604,14 @@ def StableHLO_CaseOp : StableHLO_Op<"case", [RecursiveMemoryEffects]> {
 }
 
 def StableHLO_OptimizationBarrierOp : StableHLO_Op<"optimization_barrier",
-    [Pure, SameOperandsAndResultType]> {
+    [Pure]> {
   let summary = "values that optimizations may not move across";
   let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$operand);
   let results = (outs Variadic<HLO_TensorOrTokenOrTuple>:$result);
   let assemblyFormat = [{
-    attr-dict ($operand^ `:` type($operand))?
+    attr-dict ($operand^ `:` custom<PairwiseOpType>(type($operand), type($result)))?
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_CompositeOp : StableHLO_Op<"composite", []> {
