@@ -157,3 +157,11 @@ func.func @barrier_types(%x: tensor<2xf32>) -> tensor<3xf32> {
   %0 = "stablehlo.optimization_barrier"(%x) : (tensor<2xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @ffi_config(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{backend_config of a typed FFI call (api_version 4) must be a dictionary}}
+  %0 = stablehlo.custom_call @f(%x) {api_version = 4 : i32, backend_config = "x"} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -41,12 +41,15 @@ func.func @random(%state: tensor<2xui64>, %lo: tensor<f32>, %hi: tensor<f32>, %s
 func.func @custom_calls(%x: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>) {
   // CHECK: stablehlo.custom_call @check.expect_close(%{{.*}}, %{{.*}}) {has_side_effect = true} : (tensor<3x3xf32>, tensor<3x3xf32>) -> ()
   stablehlo.custom_call @check.expect_close(%x, %x) {has_side_effect = true} : (tensor<3x3xf32>, tensor<3x3xf32>) -> ()
-  // CHECK: stablehlo.custom_call @lapack_spotrf_ffi(%{{.*}}) {api_version = 4 : i32, backend_config = "", mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
-  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {api_version = 4 : i32, backend_config = "", mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+  // CHECK: stablehlo.custom_call @lapack_spotrf_ffi(%{{.*}}) {backend_config = "", mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {backend_config = "", mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+  // CHECK: stablehlo.custom_call @my_ffi_target(%{{.*}}) {api_version = 4 : i32, backend_config = {mode = 1 : i32}} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %1 = stablehlo.custom_call @my_ffi_target(%x) {api_version = 4 : i32, backend_config = {mode = 1 : i32}} : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return %0#0, %0#1 : tensor<3x3xf32>, tensor<i32>
 }
 // GENERIC: "stablehlo.custom_call"(%{{.*}}, %{{.*}}) <{call_target_name = "check.expect_close", has_side_effect = true}>
-// GENERIC: "stablehlo.custom_call"(%{{.*}}) <{api_version = 4 : i32, backend_config = "", call_target_name = "lapack_spotrf_ffi"
+// GENERIC: "stablehlo.custom_call"(%{{.*}}) <{backend_config = "", call_target_name = "lapack_spotrf_ffi"
+// GENERIC: "stablehlo.custom_call"(%{{.*}}) <{api_version = 4 : i32, backend_config = {mode = 1 : i32}, call_target_name = "my_ffi_target"}>
 
 // CHECK-LABEL: func @tuples_tokens_barriers
 func.func @tuples_tokens_barriers(%x: tensor<2xf32>, %y: tensor<i32>) -> tensor<2xf32> {

@@ -537,6 +537,16 @@ void printWindowAttributes(OpAsmPrinter &p, Operation *,
   llvm::interleave(fields, [](auto &f) { f(); }, [&] { p << ", "; });
 }
 
+ParseResult parsePrecisionConfigSuffix(OpAsmParser &parser,
+                                      ArrayAttr &precision) {
+  return parsePrecisionConfig(parser, precision);
+}
+
+void printPrecisionConfigSuffix(OpAsmPrinter &p, Operation *,
+                                ArrayAttr precision) {
+  printPrecisionConfig(p, precision);
+}
+
 ParseResult parseCustomCallTarget(OpAsmParser &parser, StringAttr &target) {
   return parser.parseSymbolName(target);
 }

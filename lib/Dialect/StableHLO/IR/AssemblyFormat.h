@@ -83,6 +83,12 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op,
                               DotDimensionNumbersAttr dims,
                               ArrayAttr precision);
 
+/// dot: an optional `, precision = [...]` after the operands.
+ParseResult parsePrecisionConfigSuffix(OpAsmParser &parser,
+                                              ArrayAttr &precision);
+void printPrecisionConfigSuffix(OpAsmPrinter &p, Operation *op,
+                                ArrayAttr precision);
+
 //===----------------------------------------------------------------------===//
 // `[1, 2, 3]` lists shared by the attribute printers.
 //===----------------------------------------------------------------------===//

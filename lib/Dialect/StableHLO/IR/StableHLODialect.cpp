@@ -263,3 +263,15 @@ void ConvDimensionNumbersAttr::print(AsmPrinter &p) const {
   printConvolutionDimensions(p, *this);
   p << '>';
 }
+
+Attribute ChannelHandleAttr::parse(AsmParser &parser, Type) {
+  Field fields[] = {scalar("handle"), scalar("type")};
+  if (parseFields(parser, fields))
+    return {};
+  return get(parser.getContext(), fields[0].scalar, fields[1].scalar);
+}
+
+void ChannelHandleAttr::print(AsmPrinter &p) const {
+  printFields(p, {scalar("handle", getHandle()), scalar("type", getType())},
+              /*elideEmpty=*/false);
+}

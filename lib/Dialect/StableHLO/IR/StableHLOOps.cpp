@@ -464,6 +464,18 @@ LogicalResult PadOp::verify() {
 // while: `stablehlo.while(%iterArg = %x, ...) : T, ... cond {...} do {...}`
 //===----------------------------------------------------------------------===//
 
+LogicalResult CustomCallOp::verify() {
+  Attribute config = getBackendConfigAttr();
+  bool typedFfi =
+      getApiVersion() == CustomCallApiVersion::API_VERSION_TYPED_FFI;
+  if (typedFfi && config && !isa<DictionaryAttr>(config))
+    return emitOpError("backend_config of a typed FFI call (api_version 4) "
+                       "must be a dictionary");
+  if (!typedFfi && isa_and_nonnull<DictionaryAttr>(config))
+    return emitOpError("a dictionary backend_config needs api_version 4");
+  return success();
+}
+
 LogicalResult OptimizationBarrierOp::verify() {
   if (getOperandTypes() != getResultTypes())
     return emitOpError("results must have the types of the operands");

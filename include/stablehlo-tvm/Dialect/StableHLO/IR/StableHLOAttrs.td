@@ -85,4 +85,11 @@ def StableHLO_OutputOperandAlias
   let hasCustomAssemblyFormat = 1;
 }
 
+// `#stablehlo.channel_handle<handle = 1, type = 0>`.
+def StableHLO_ChannelHandle : StableHLO_Attr<"ChannelHandle", "channel_handle"> {
+  let summary = "the channel of a cross-device communication";
+  let parameters = (ins "int64_t":$handle, "int64_t":$type);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // STABLEHLO_TVM_STABLEHLO_ATTRS

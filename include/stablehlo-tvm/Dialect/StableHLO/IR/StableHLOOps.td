@@ -811,6 +811,150 @@ def StableHLO_CustomCallOp : StableHLO_Op<"custom_call", []> {
     custom<CustomCallTarget>($call_target_name) `(` $inputs `)`
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
+}
+
+
+//===----------------------------------------------------------------------===//
+// Collectives and communication (generic form; one device runs them as
+// identities or copies).
+//===----------------------------------------------------------------------===//
+
+def StableHLO_AllGatherOp : StableHLO_Op<"all_gather", [SameOperandsAndResultElementType]> {
+  let summary = "concatenate the operands of every process along a dimension";
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64Attr:$all_gather_dim, I64ElementsAttr:$replica_groups,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<HLO_Tensor>);
+}
+
+def StableHLO_AllReduceOp : StableHLO_Op<"all_reduce", [RecursiveMemoryEffects]> {
+  let summary = "reduce the operands of every process with a body";
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<HLO_Tensor>);
+  let regions = (region SizedRegion<1>:$computation);
+}
+
+def StableHLO_ReduceScatterOp : StableHLO_Op<"reduce_scatter", [RecursiveMemoryEffects]> {
+  let summary = "reduce across processes, then scatter the parts";
+  let arguments = (ins HLO_Tensor:$operand, I64Attr:$scatter_dimension,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs HLO_Tensor);
+  let regions = (region SizedRegion<1>:$computation);
+}
+
+def StableHLO_AllToAllOp : StableHLO_Op<"all_to_all", []> {
+  let summary = "split, exchange and concatenate across processes";
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64Attr:$split_dimension, I64Attr:$concat_dimension,
+                       I64Attr:$split_count, I64ElementsAttr:$replica_groups,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle);
+  let results = (outs Variadic<HLO_Tensor>);
+}
+
+def StableHLO_CollectivePermuteOp : StableHLO_Op<"collective_permute",
+    [SameOperandsAndResultType]> {
+  let summary = "send each process's operand to another process";
+  let arguments = (ins HLO_Tensor:$operand, I64ElementsAttr:$source_target_pairs,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle);
+  let results = (outs HLO_Tensor);
+}
+
+def StableHLO_CollectiveBroadcastOp : StableHLO_Op<"collective_broadcast",
+    [SameOperandsAndResultType]> {
+  let summary = "broadcast one process's operand to its group";
+  let arguments = (ins HLO_Tensor:$operand, I64ElementsAttr:$replica_groups,
+                       OptionalAttr<StableHLO_ChannelHandle>:$channel_handle);
+  let results = (outs HLO_Tensor);
+}
+
+def StableHLO_InfeedOp : StableHLO_Op<"infeed", []> {
+  let summary = "read values from the infeed";
+  let arguments = (ins StableHLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$infeed_config,
+                       OptionalAttr<ArrayAttr>:$layout);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+}
+
+def StableHLO_OutfeedOp : StableHLO_Op<"outfeed", []> {
+  let summary = "write values to the outfeed";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, StableHLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$outfeed_config);
+  let results = (outs StableHLO_Token);
+}
+
+def StableHLO_SendOp : StableHLO_Op<"send", []> {
+  let summary = "send values on a channel";
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, StableHLO_Token:$token,
+                       StableHLO_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs StableHLO_Token);
+}
+
+def StableHLO_RecvOp : StableHLO_Op<"recv", []> {
+  let summary = "receive values from a channel";
+  let arguments = (ins StableHLO_Token:$token,
+                       StableHLO_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+}
+
+//===----------------------------------------------------------------------===//
+// Deprecated ops older exporters still write.
+//===----------------------------------------------------------------------===//
+
+def StableHLO_DotOp : StableHLO_Op<"dot", [Pure]> {
+  let summary = "deprecated: vector/matrix dot (dot_general's common case)";
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
+                       OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $lhs `,` $rhs custom<PrecisionConfigSuffix>($precision_config)
+      attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_BroadcastOp : StableHLO_Op<"broadcast",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "deprecated: broadcast by prepending dimensions";
+  let arguments = (ins HLO_Tensor:$operand, DenseI64ArrayAttr:$broadcast_sizes);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_EinsumOp : StableHLO_Op<"einsum", [Pure]> {
+  let summary = "deprecated: two-operand einsum";
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs, StrAttr:$einsum_config);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` `config` `=` $einsum_config attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_UnaryEinsumOp : StableHLO_Op<"unary_einsum", [Pure]> {
+  let summary = "deprecated: one-operand einsum";
+  let arguments = (ins HLO_Tensor:$operand, StrAttr:$einsum_config);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $operand `,` `config` `=` $einsum_config attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def StableHLO_TorchIndexSelectOp : StableHLO_Op<"torch_index_select", [Pure]> {
+  let summary = "deprecated: index_select along a dimension";
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$index,
+                       I64Attr:$dim, I64Attr:$batch_dims);
+  let results = (outs HLO_Tensor);
 }
 
 //===----------------------------------------------------------------------===//
