@@ -148,13 +148,14 @@ void printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
   p << ']';
 }
 
-static ParseResult parsePrecisionConfig(OpAsmParser &parser,
-                                       ArrayAttr &precision);
+static ParseResult parsePrecisionList(OpAsmParser &parser,
+                                      ArrayAttr &precision);
 static void printPrecisionConfig(OpAsmPrinter &p, ArrayAttr precision);
 
 ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
                                      DotDimensionNumbersAttr &dims,
-                                     ArrayAttr &precision) {
+                                     ArrayAttr &precision,
+                                     DotAlgorithmAttr &algorithm) {
   SmallVector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
   auto parsePair = [&](SmallVectorImpl<int64_t> &lhs,
                        SmallVectorImpl<int64_t> &rhs) -> ParseResult {
@@ -172,12 +173,31 @@ ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
     return failure();
   dims = DotDimensionNumbersAttr::get(parser.getContext(), lhsBatch, rhsBatch,
                                       lhsContract, rhsContract);
-  return parsePrecisionConfig(parser, precision);
+  // `, precision = [...]` and `, algorithm = <...>`, each optional.
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword) || parser.parseEqual())
+      return failure();
+    if (keyword == "precision") {
+      if (parsePrecisionList(parser, precision))
+        return failure();
+    } else if (keyword == "algorithm") {
+      Attribute attr = DotAlgorithmAttr::parse(parser, Type());
+      if (!attr)
+        return failure();
+      algorithm = cast<DotAlgorithmAttr>(attr);
+    } else {
+      return parser.emitError(loc, "expected precision or algorithm, got ")
+             << keyword;
+    }
+  }
+  return success();
 }
 
 void printDotDimensionNumbers(OpAsmPrinter &p, Operation *,
                               DotDimensionNumbersAttr dims,
-                              ArrayAttr precision) {
+                              ArrayAttr precision, DotAlgorithmAttr algorithm) {
   if (!dims.getLhsBatchingDimensions().empty() ||
       !dims.getRhsBatchingDimensions().empty()) {
     p << "batching_dims = ";
@@ -191,15 +211,16 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *,
   p << " x ";
   printIntList(p, dims.getRhsContractingDimensions());
   printPrecisionConfig(p, precision);
+  if (algorithm) {
+    p << ", algorithm = ";
+    algorithm.print(p);
+  }
 }
 
-static ParseResult parsePrecisionConfig(OpAsmParser &parser,
-                                       ArrayAttr &precision) {
-  if (failed(parser.parseOptionalComma()))
-    return success();
+static ParseResult parsePrecisionList(OpAsmParser &parser,
+                                      ArrayAttr &precision) {
   SmallVector<Attribute> values;
-  if (parser.parseKeyword("precision") || parser.parseEqual() ||
-      parser.parseCommaSeparatedList(
+  if (parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
             llvm::SMLoc loc = parser.getCurrentLocation();
             StringRef keyword;
@@ -539,7 +560,11 @@ void printWindowAttributes(OpAsmPrinter &p, Operation *,
 
 ParseResult parsePrecisionConfigSuffix(OpAsmParser &parser,
                                       ArrayAttr &precision) {
-  return parsePrecisionConfig(parser, precision);
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  if (parser.parseKeyword("precision") || parser.parseEqual())
+    return failure();
+  return parsePrecisionList(parser, precision);
 }
 
 void printPrecisionConfigSuffix(OpAsmPrinter &p, Operation *,

@@ -78,10 +78,11 @@ void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *op,
 
 ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
                                      DotDimensionNumbersAttr &dims,
-                                     ArrayAttr &precision);
+                                     ArrayAttr &precision,
+                                     DotAlgorithmAttr &algorithm);
 void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op,
                               DotDimensionNumbersAttr dims,
-                              ArrayAttr precision);
+                              ArrayAttr precision, DotAlgorithmAttr algorithm);
 
 /// dot: an optional `, precision = [...]` after the operands.
 ParseResult parsePrecisionConfigSuffix(OpAsmParser &parser,
@@ -94,6 +95,18 @@ void printPrecisionConfigSuffix(OpAsmPrinter &p, Operation *op,
 //===----------------------------------------------------------------------===//
 
 ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &values);
+
+/// An attribute of type T in its full spelling, for struct parameters.
+template <typename T>
+FailureOr<T> parseFullAttribute(AsmParser &parser) {
+  Attribute attr;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(attr))
+    return failure();
+  if (auto typed = dyn_cast<T>(attr))
+    return typed;
+  return parser.emitError(loc, "unexpected attribute ") << attr;
+}
 void printIntList(AsmPrinter &p, ArrayRef<int64_t> values);
 
 //===----------------------------------------------------------------------===//

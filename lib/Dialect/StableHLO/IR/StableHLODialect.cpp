@@ -14,6 +14,19 @@ using namespace mlir::stablehlo;
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLODialect.cpp.inc"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOEnums.cpp.inc"
 
+namespace mlir {
+/// result_accuracy's tolerances are doubles, spelled as MLIR floats.
+template <>
+struct FieldParser<llvm::APFloat> {
+  static FailureOr<llvm::APFloat> parse(AsmParser &parser) {
+    double value;
+    if (parser.parseFloat(value))
+      return failure();
+    return llvm::APFloat(value);
+  }
+};
+} // namespace mlir
+
 #define GET_ATTRDEF_CLASSES
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOAttrs.cpp.inc"
 
@@ -274,4 +287,33 @@ Attribute ChannelHandleAttr::parse(AsmParser &parser, Type) {
 void ChannelHandleAttr::print(AsmPrinter &p) const {
   printFields(p, {scalar("handle", getHandle()), scalar("type", getType())},
               /*elideEmpty=*/false);
+}
+
+Attribute TypeExtensionsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> bounds;
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          if (succeeded(parser.parseOptionalQuestion())) {
+            bounds.push_back(ShapedType::kDynamic);
+            return success();
+          }
+          return parser.parseInteger(bounds.emplace_back());
+        }) ||
+        parser.parseGreater())
+      return {};
+  }
+  return get(parser.getContext(), bounds);
+}
+
+void TypeExtensionsAttr::print(AsmPrinter &p) const {
+  p << '<';
+  llvm::interleaveComma(getBounds(), p, [&](int64_t bound) {
+    if (ShapedType::isDynamic(bound))
+      p << '?';
+    else
+      p << bound;
+  });
+  p << '>';
 }

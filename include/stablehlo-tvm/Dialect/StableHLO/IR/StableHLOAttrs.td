@@ -4,6 +4,7 @@
 #define STABLEHLO_TVM_STABLEHLO_ATTRS
 
 include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOBase.td"
+include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOEnums.td"
 
 class StableHLO_Attr<string name, string attrMnemonic>
     : AttrDef<StableHLO_Dialect, name> {
@@ -89,6 +90,49 @@ def StableHLO_OutputOperandAlias
 def StableHLO_ChannelHandle : StableHLO_Attr<"ChannelHandle", "channel_handle"> {
   let summary = "the channel of a cross-device communication";
   let parameters = (ins "int64_t":$handle, "int64_t":$type);
+  let hasCustomAssemblyFormat = 1;
+}
+
+// `#stablehlo.dot_algorithm<lhs_precision_type = tf32, ...>`: every field.
+def StableHLO_DotAlgorithm : StableHLO_Attr<"DotAlgorithm", "dot_algorithm"> {
+  let summary = "the algorithm a dot_general must use";
+  let parameters = (ins
+    "::mlir::Type":$lhs_precision_type,
+    "::mlir::Type":$rhs_precision_type,
+    "::mlir::Type":$accumulation_type,
+    "int64_t":$lhs_component_count,
+    "int64_t":$rhs_component_count,
+    "int64_t":$num_primitive_operations,
+    "bool":$allow_imprecise_accumulation
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+// An attribute parameter spelled in full (`#stablehlo.x<...>`), not stripped.
+class StableHLO_FullAttrParameter<string cppType>
+    : AttrParameter<cppType, "an attribute in its full spelling"> {
+  let printer = "$_printer.printAttribute($_self)";
+  let parser = "::mlir::stablehlo::parseFullAttribute<" # cppType # ">($_parser)";
+}
+
+// `#stablehlo.result_accuracy<atol = ..., rtol = ..., ulps = ..., mode = ...>`:
+// zero tolerances are omitted, the mode always printed.
+def StableHLO_ResultAccuracy
+    : StableHLO_Attr<"ResultAccuracy", "result_accuracy"> {
+  let summary = "the accuracy a transcendental op must deliver";
+  let parameters = (ins
+    DefaultValuedParameter<"::llvm::APFloat", "::llvm::APFloat(0.0)">:$atol,
+    DefaultValuedParameter<"::llvm::APFloat", "::llvm::APFloat(0.0)">:$rtol,
+    DefaultValuedParameter<"int64_t", "0">:$ulps,
+    StableHLO_FullAttrParameter<"::mlir::stablehlo::ResultAccuracyModeAttr">:$mode
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+// `tensor<?x4xf32, #stablehlo.bounds<8, ?>>`: upper bounds of dynamic sizes.
+def StableHLO_TypeExtensions : StableHLO_Attr<"TypeExtensions", "bounds"> {
+  let summary = "bounds of a tensor's dynamic dimensions (its encoding)";
+  let parameters = (ins ArrayRefParameter<"int64_t">:$bounds);
   let hasCustomAssemblyFormat = 1;
 }
 

@@ -98,6 +98,19 @@ def StableHLO_RngDistributionAttr : EnumAttr<StableHLO_Dialect,
   let assemblyFormat = "$value";
 }
 
+def StableHLO_ResultAccuracyMode : I32EnumAttr<"ResultAccuracyMode",
+    "how result_accuracy constrains a transcendental op", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"HIGHEST", 1>,
+      I32EnumAttrCase<"TOLERANCE", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::stablehlo";
+}
+// `#stablehlo.result_accuracy_mode<HIGHEST>` (an attribute of its own).
+def StableHLO_ResultAccuracyModeAttr : EnumAttr<StableHLO_Dialect,
+    StableHLO_ResultAccuracyMode, "result_accuracy_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // Spelled as a plain integer (`api_version = 4 : i32`), as jaxlib prints it.
 def StableHLO_CustomCallApiVersionAttr : I32EnumAttr<"CustomCallApiVersion",
     "calling convention of stablehlo.custom_call", [

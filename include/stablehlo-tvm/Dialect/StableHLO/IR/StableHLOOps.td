@@ -50,6 +50,18 @@ class HLO_BinaryElementwiseOp<string mnemonic, list<Trait> traits = [],
 }
 
 def HLO_FpOrComplexTensor : RankedTensorOf<[AnyFloat, AnyComplex]>;
+
+// A transcendental op, which may carry a result_accuracy.
+class HLO_AccurateUnaryOp<string mnemonic>
+    : StableHLO_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
+  let arguments = (ins HLO_FpOrComplexTensor:$operand,
+                       OptionalAttr<StableHLO_ResultAccuracy>:$result_accuracy);
+  let results = (outs HLO_FpOrComplexTensor:$result);
+  let assemblyFormat = [{
+    $operand attr-dict `:`
+      custom<SameOperandsAndResultType>(type($operand), type($result))
+  }];
+}
 def HLO_FpTensor : RankedTensorOf<[AnyFloat]>;
 def HLO_ComplexTensor : RankedTensorOf<[AnyComplex]>;
 def HLO_IntOrPredTensor : RankedTensorOf<[HLO_Int]>;
@@ -61,28 +73,22 @@ def StableHLO_AbsOp : HLO_UnaryElementwiseOp<"abs", [], HLO_Tensor> {
 def StableHLO_NegOp : HLO_UnaryElementwiseOp<"negate", [SameOperandsAndResultType]> {
   let summary = "elementwise negation";
 }
-def StableHLO_ExpOp : HLO_UnaryElementwiseOp<"exponential",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_ExpOp : HLO_AccurateUnaryOp<"exponential"> {
   let summary = "elementwise e^x";
 }
-def StableHLO_LogOp : HLO_UnaryElementwiseOp<"log",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_LogOp : HLO_AccurateUnaryOp<"log"> {
   let summary = "elementwise natural logarithm";
 }
-def StableHLO_TanhOp : HLO_UnaryElementwiseOp<"tanh",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_TanhOp : HLO_AccurateUnaryOp<"tanh"> {
   let summary = "elementwise hyperbolic tangent";
 }
-def StableHLO_SqrtOp : HLO_UnaryElementwiseOp<"sqrt",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_SqrtOp : HLO_AccurateUnaryOp<"sqrt"> {
   let summary = "elementwise square root";
 }
-def StableHLO_RsqrtOp : HLO_UnaryElementwiseOp<"rsqrt",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_RsqrtOp : HLO_AccurateUnaryOp<"rsqrt"> {
   let summary = "elementwise reciprocal square root";
 }
-def StableHLO_LogisticOp : HLO_UnaryElementwiseOp<"logistic",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_LogisticOp : HLO_AccurateUnaryOp<"logistic"> {
   let summary = "elementwise 1 / (1 + e^-x)";
 }
 def StableHLO_NotOp : HLO_UnaryElementwiseOp<"not",
@@ -125,8 +131,7 @@ def StableHLO_XorOp : HLO_BinaryElementwiseOp<"xor", [Commutative],
 }
 
 
-def StableHLO_CbrtOp : HLO_UnaryElementwiseOp<"cbrt",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_CbrtOp : HLO_AccurateUnaryOp<"cbrt"> {
   let summary = "elementwise cube root";
 }
 def StableHLO_CeilOp : HLO_UnaryElementwiseOp<"ceil",
@@ -137,24 +142,19 @@ def StableHLO_FloorOp : HLO_UnaryElementwiseOp<"floor",
     [SameOperandsAndResultType], HLO_FpTensor> {
   let summary = "elementwise floor";
 }
-def StableHLO_CosineOp : HLO_UnaryElementwiseOp<"cosine",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_CosineOp : HLO_AccurateUnaryOp<"cosine"> {
   let summary = "elementwise cosine";
 }
-def StableHLO_SineOp : HLO_UnaryElementwiseOp<"sine",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_SineOp : HLO_AccurateUnaryOp<"sine"> {
   let summary = "elementwise sine";
 }
-def StableHLO_TanOp : HLO_UnaryElementwiseOp<"tan",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_TanOp : HLO_AccurateUnaryOp<"tan"> {
   let summary = "elementwise tangent";
 }
-def StableHLO_Expm1Op : HLO_UnaryElementwiseOp<"exponential_minus_one",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_Expm1Op : HLO_AccurateUnaryOp<"exponential_minus_one"> {
   let summary = "elementwise e^x - 1";
 }
-def StableHLO_Log1pOp : HLO_UnaryElementwiseOp<"log_plus_one",
-    [SameOperandsAndResultType], HLO_FpOrComplexTensor> {
+def StableHLO_Log1pOp : HLO_AccurateUnaryOp<"log_plus_one"> {
   let summary = "elementwise log(1 + x)";
 }
 def StableHLO_RoundOp : HLO_UnaryElementwiseOp<"round_nearest_afz",
@@ -967,12 +967,14 @@ def StableHLO_DotGeneralOp : StableHLO_Op<"dot_general", [Pure]> {
     HLO_Tensor:$lhs,
     HLO_Tensor:$rhs,
     StableHLO_DotDimensionNumbers:$dot_dimension_numbers,
-    OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config
+    OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config,
+    OptionalAttr<StableHLO_DotAlgorithm>:$algorithm
   );
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,`
-      custom<DotDimensionNumbers>($dot_dimension_numbers, $precision_config)
+      custom<DotDimensionNumbers>($dot_dimension_numbers, $precision_config,
+                                  $algorithm)
       attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
