@@ -31,6 +31,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -316,6 +317,11 @@ nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
   nb::dict result;
   result["name"] = func.getSymName().str();
   result["public"] = func.isPublic();
+  nb::dict funcAttrs;
+  for (NamedAttribute named : func->getDiscardableAttrs())
+    funcAttrs[named.getName().str().c_str()] =
+        attributeToPython(named.getValue(), owner);
+  result["attributes"] = funcAttrs;
   nb::list arguments, results, ops, returns;
   for (Type type : func.getFunctionType().getResults())
     results.append(typeToPython(type));
@@ -399,5 +405,15 @@ NB_MODULE(_core, m) {
               list.append(functionToPython(func, self));
             return list;
           },
-          "Every func.func of the module as a dict (see functionToPython).");
+          "Every func.func of the module as a dict (see functionToPython).")
+      .def(
+          "op_names",
+          [](PyModule &self) {
+            std::set<std::string> names;
+            self.get()->walk([&](Operation *op) {
+              names.insert(op->getName().getStringRef().str());
+            });
+            return std::vector<std::string>(names.begin(), names.end());
+          },
+          "The sorted names of every op in the module, nested ones too.");
 }

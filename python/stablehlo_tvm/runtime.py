@@ -22,10 +22,15 @@ class Compiled:
         self._function = self._vm[entry]
 
     def __call__(self, *args: Any):
+        return self.call(self.entry, *args)
+
+    def call(self, name: str, *args: Any):
+        """Calls another function of the module by name."""
         import tvm
 
         tensors = [tvm.runtime.tensor(np.ascontiguousarray(np.asarray(a)), self.device) for a in args]
-        result = self._function(*tensors)
+        function = self._function if name == self.entry else self._vm[name]
+        result = function(*tensors)
         if hasattr(result, "numpy"):
             return result.numpy()
         return tuple(r.numpy() for r in result)

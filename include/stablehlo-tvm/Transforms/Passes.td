@@ -43,6 +43,21 @@ def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
   }];
 }
 
+def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
+  let summary = "Turn a self-checking test program into one that returns its checks";
+  let description = [{
+    The StableHLO conformance programs compute a result in `@main` and check
+    it with `stablehlo.custom_call @check.expect_*(%actual, %expected)`. This
+    pass makes such a program runnable by a harness: every check in `@main`
+    is removed and its two operands are appended to `@main`'s results; the
+    kinds (`expect_eq`, `expect_close`, ...) are listed, in order, in the
+    `stablehlo_tvm.checks` attribute of `@main`. A `call @inputs()` in `@main`
+    becomes `@main`'s arguments and `@inputs` becomes public, so the harness
+    feeds the inputs at run time and nothing is folded at compile time.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
   let summary = "Report every op the import could not turn into the tvm dialect";
   let description = [{

@@ -1,0 +1,410 @@
+"""The conformance runner: StableHLO's self-checking programs through
+import_stablehlo and TVM, judged with the corpus's check semantics.
+
+    python -m stablehlo_tvm.conformance ../shared/conformance/stablehlo/testdata \\
+        --jobs 2 --out results.jsonl --report docs/conformance.md
+
+Each program (a file, or each `// -----` piece of one) is imported with its
+checks exposed as results (stablehlo-expose-checks), compiled with TVM, fed
+the values of its @inputs() as real arguments, and every check is judged:
+expect_eq exactly, expect_close within 3 ULP, expect_almost_eq within 1e-3.
+Programs run in worker processes, so a crash or a hang is a result
+("crash", "timeout"), not the end of the run. One JSON line per file:
+{"file", "status", "ops", "dtypes", "message", "seconds"}, status one of
+pass, fail, error, unsupported, crash, timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+from typing import Any, Iterable
+
+import numpy as np
+
+PIPELINE = (
+    "builtin.module(stablehlo-drop-sharding,stablehlo-expose-checks,"
+    "stablehlo-inline-private-functions,convert-stablehlo-to-tvm,cse,tvm-check-legality)"
+)
+STATUS_ORDER = ["pass", "fail", "error", "unsupported", "timeout", "crash"]
+_NOT_OPS = ("func.", "builtin.", "stablehlo.return", "stablehlo.custom_call")
+
+# ---------------------------------------------------------------------------
+# Check semantics
+# ---------------------------------------------------------------------------
+
+
+def _float_parts(x: np.ndarray) -> list[np.ndarray]:
+    if np.iscomplexobj(x):
+        return [x.real, x.imag]
+    return [x]
+
+
+def _ordered_bits(x: np.ndarray) -> np.ndarray:
+    """Floats as integers whose difference counts ULPs (sign-magnitude to a
+    monotonic two's-complement order)."""
+    width = x.dtype.itemsize * 8
+    bits = x.view(np.dtype(f"uint{width}")).astype(np.int64 if width < 64 else object)
+    sign = 1 << (width - 1)
+    if width == 64:
+        return np.array([(b ^ (sign - 1) if b & sign == 0 else -(b & (sign - 1))) for b in bits.ravel()], dtype=object)
+    return np.where(bits & sign, -(bits & (sign - 1)), bits).ravel()
+
+
+def _is_float(x: np.ndarray) -> bool:
+    return x.dtype.kind in "fc" or x.dtype.name == "bfloat16"
+
+
+def judge(kind: str, actual: np.ndarray, expected: np.ndarray) -> tuple[bool, str]:
+    """Whether `actual` passes the check `kind` against `expected`."""
+    if actual.shape != expected.shape:
+        return False, f"shape {actual.shape} != {expected.shape}"
+    if not _is_float(expected):
+        bad = int(np.count_nonzero(actual != expected))
+        return bad == 0, f"{bad} elements differ"
+    total_bad = 0
+    worst = 0.0
+    for a, e in zip(_float_parts(actual), _float_parts(expected)):
+        a64, e64 = a.astype(np.float64), e.astype(np.float64)
+        both_nan = np.isnan(a64) & np.isnan(e64)
+        if kind == "expect_eq":
+            bad = ~(a64 == e64)
+        elif kind == "expect_almost_eq":
+            with np.errstate(invalid="ignore"):
+                bad = ~(np.abs(a64 - e64) <= 1e-3) & ~both_nan
+        elif kind in ("expect_close", "eq"):
+            finite = np.isfinite(a64) & np.isfinite(e64)
+            if kind == "eq":
+                with np.errstate(invalid="ignore"):
+                    bad = ~(np.abs(a64 - e64) <= 1e-4) & ~both_nan
+            else:
+                dist = np.abs(np.asarray(_ordered_bits(a) - _ordered_bits(e), dtype=np.float64)).reshape(a.shape)
+                bad = np.where(finite, dist > 3, ~((a.view(np.uint8) == e.view(np.uint8)).reshape(a.shape + (-1,)).all(-1)))
+                bad &= ~both_nan
+                if finite.any():
+                    worst = max(worst, float(np.max(np.where(finite, dist, 0))))
+        else:
+            return False, f"unknown check {kind}"
+        total_bad += int(np.count_nonzero(bad))
+    message = f"{total_bad} of {expected.size} elements off" + (f" (max {worst:.0f} ulp)" if kind == "expect_close" else "")
+    return total_bad == 0, message
+
+
+# ---------------------------------------------------------------------------
+# One program
+# ---------------------------------------------------------------------------
+
+
+def split_programs(text: str) -> list[str]:
+    return [c for c in re.split(r"^// -----.*$", text, flags=re.M) if c.strip()]
+
+
+def _dtype_name(type_info) -> str:
+    shape, dtype, text = type_info
+    if dtype:
+        return dtype
+    match = re.search(r"x?([a-z]+[0-9]*(?:<[a-z0-9]+>)?|complex<\w+>)>$", text)
+    return match.group(1) if match else text
+
+
+def run_program(text: str, name: str) -> dict[str, Any]:
+    """Imports, builds and runs one self-checking program; returns its result."""
+    from . import _core
+    from .emitter import emit_module
+    from .errors import EmitError, MLIRError
+    from .runtime import build
+
+    result: dict[str, Any] = {"status": "error", "ops": [], "dtypes": [], "message": ""}
+    try:
+        module = _core.Module.parse(text, name)
+    except MLIRError as e:
+        result["message"] = "parse: " + str(e).splitlines()[1 if len(str(e).splitlines()) > 1 else 0][:300]
+        return result
+    result["ops"] = sorted(n for n in module.op_names() if not n.startswith(_NOT_OPS))
+    try:
+        module.run_pipeline(PIPELINE)
+    except MLIRError as e:
+        lines = str(e).splitlines()
+        unsupported = next((l for l in lines if "could not be imported" in l), None)
+        result["status"] = "unsupported" if unsupported else "error"
+        if unsupported:
+            result["message"] = "unsupported: " + unsupported.split("unsupported: ", 1)[-1][:300]
+        else:
+            result["message"] = (lines[1] if len(lines) > 1 else lines[0])[:400]
+        return result
+    functions = {f["name"]: f for f in module.functions()}
+    main = functions["main"]
+    kinds = main["attributes"].get("stablehlo_tvm.checks", [])
+    if not kinds:
+        result["message"] = "no checks in @main"
+        return result
+    checked_types = main["results"][-2 * len(kinds) :]
+    result["dtypes"] = sorted({_dtype_name(t) for t in checked_types[1::2]})
+    try:
+        irmodule = emit_module(list(functions.values()))
+        compiled = build(irmodule)
+        inputs = compiled.call("inputs") if "inputs" in functions else ()
+        if not isinstance(inputs, tuple):
+            inputs = (inputs,)
+        outputs = compiled.call("main", *inputs)
+    except (EmitError, Exception) as e:  # TVM raises its own error types
+        result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        return result
+    if not isinstance(outputs, tuple):
+        outputs = (outputs,)
+    pairs = outputs[-2 * len(kinds) :]
+    messages = []
+    ok = True
+    for i, kind in enumerate(kinds):
+        passed, message = judge(kind, np.asarray(pairs[2 * i]), np.asarray(pairs[2 * i + 1]))
+        ok &= passed
+        if not passed:
+            messages.append(f"check {i} ({kind}): {message}")
+    result["status"] = "pass" if ok else "fail"
+    result["message"] = "; ".join(messages)[:400]
+    return result
+
+
+def run_file(path: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    programs = split_programs(text)
+    results = [run_program(p, path) for p in programs]
+    worst = max(results, key=lambda r: STATUS_ORDER.index(r["status"]))
+    return {
+        "file": path,
+        "status": worst["status"],
+        "ops": sorted({op for r in results for op in r["ops"]}),
+        "dtypes": sorted({d for r in results for d in r["dtypes"]}),
+        "message": worst["message"],
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Workers: one process per slot, restarted after a crash or a timeout.
+# ---------------------------------------------------------------------------
+
+
+def _worker_main() -> int:
+    import jax  # noqa: F401  (loaded before TVM, as in user programs)
+
+    for line in sys.stdin:
+        path = line.strip()
+        if not path:
+            continue
+        try:
+            result = run_file(path)
+        except Exception as e:  # a bug in the runner itself is an error result
+            result = {"file": path, "status": "error", "ops": [], "dtypes": [], "message": f"runner: {e}"[:400], "seconds": 0}
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "stablehlo_tvm.conformance", "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+
+    def run(self, path: str, timeout: float) -> dict[str, Any]:
+        start = time.perf_counter()
+        try:
+            self.proc.stdin.write(path + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            return self._dead(path, start)
+        selector = selectors.DefaultSelector()
+        selector.register(self.proc.stdout, selectors.EVENT_READ)
+        ready = selector.select(timeout)
+        selector.close()
+        if not ready:
+            self.proc.kill()
+            self.proc.wait()
+            return {"file": path, "status": "timeout", "ops": [], "dtypes": [], "message": f"over {timeout:.0f} s", "seconds": round(time.perf_counter() - start, 3)}
+        line = self.proc.stdout.readline()
+        if not line:
+            return self._dead(path, start)
+        return json.loads(line)
+
+    def _dead(self, path: str, start: float) -> dict[str, Any]:
+        code = self.proc.wait()
+        return {"file": path, "status": "crash", "ops": [], "dtypes": [], "message": f"worker exited with {code}", "seconds": round(time.perf_counter() - start, 3)}
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        if self.alive():
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+
+
+def run_files(paths: list[str], jobs: int = 1, timeout: float = 300.0, progress: bool = False) -> list[dict[str, Any]]:
+    import queue
+    import threading
+
+    tasks: queue.Queue[tuple[int, str]] = queue.Queue()
+    for i, path in enumerate(paths):
+        tasks.put((i, path))
+    results: list[dict[str, Any] | None] = [None] * len(paths)
+    done = [0]
+    lock = threading.Lock()
+
+    def slot() -> None:
+        worker = _Worker()
+        while True:
+            try:
+                i, path = tasks.get_nowait()
+            except queue.Empty:
+                break
+            if not worker.alive():
+                worker = _Worker()
+            results[i] = worker.run(path, timeout)
+            with lock:
+                done[0] += 1
+                if progress:
+                    print(f"[{done[0]}/{len(paths)}] {results[i]['status']:11s} {path}", file=sys.stderr, flush=True)
+        worker.close()
+
+    threads = [threading.Thread(target=slot) for _ in range(max(1, jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [r for r in results if r is not None]
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+
+def _rate(counter: collections.Counter) -> str:
+    total = sum(counter.values())
+    return f"{counter['pass']}/{total} ({100.0 * counter['pass'] / total:.1f}%)" if total else "-"
+
+
+def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] | None = None, title: str = "") -> None:
+    overall = collections.Counter(r["status"] for r in results)
+    by_op: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    by_dtype: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for r in results:
+        for op in r["ops"]:
+            by_op[op][r["status"]] += 1
+        for dtype in r["dtypes"] or ["?"]:
+            by_dtype[dtype][r["status"]] += 1
+    lines = [
+        "# Conformance",
+        "",
+        "Generated by `python -m stablehlo_tvm.conformance` (do not edit by hand).",
+        "",
+        title,
+        "",
+        f"Files: {len(results)}; pass rate {_rate(overall)}.",
+        "",
+        "| status | files |",
+        "|---|---|",
+    ]
+    lines += [f"| {s} | {overall[s]} |" for s in STATUS_ORDER if overall[s]]
+    if xla:
+        xla_pass = [r for r in results if xla.get(_corpus_key(r["file"])) == "pass"]
+        c = collections.Counter(r["status"] for r in xla_pass)
+        lines += ["", f"Of the {len(xla_pass)} files XLA:CPU passes: {_rate(c)}."]
+    lines += ["", "## Per op (files containing the op)", "", "| op | pass rate | statuses |", "|---|---|---|"]
+    for op in sorted(by_op):
+        c = by_op[op]
+        lines.append(f"| `{op}` | {_rate(c)} | " + ", ".join(f"{s} {c[s]}" for s in STATUS_ORDER if c[s]) + " |")
+    lines += ["", "## Per element type (of the checked values)", "", "| dtype | pass rate | statuses |", "|---|---|---|"]
+    for dtype in sorted(by_dtype):
+        c = by_dtype[dtype]
+        lines.append(f"| {dtype} | {_rate(c)} | " + ", ".join(f"{s} {c[s]}" for s in STATUS_ORDER if c[s]) + " |")
+    reasons = collections.Counter(
+        (r["status"], re.sub(r"\d+", "N", r["message"])[:120]) for r in results if r["status"] != "pass"
+    )
+    lines += ["", "## Most common reasons", "", "| files | status | reason |", "|---|---|---|"]
+    for (status, message), n in reasons.most_common(40):
+        lines.append(f"| {n} | {status} | {message.replace('|', '/')} |")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _corpus_key(path: str) -> str:
+    path = path.replace(os.sep, "/")
+    index = path.find("stablehlo/")
+    return path[index:] if index >= 0 else path
+
+
+def load_xla_results(path: str) -> dict[str, str]:
+    results = {}
+    with open(path) as f:
+        for line in f:
+            record = json.loads(line)
+            results[record["file"]] = record["status"]
+    return results
+
+
+def iter_corpus(paths: Iterable[str]) -> list[str]:
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _, names in sorted(os.walk(path)):
+                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".mlir")]
+        else:
+            files.append(path)
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", help=".mlir files or directories")
+    parser.add_argument("--files", help="a file listing .mlir paths, one a line")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
+    parser.add_argument("--out", help="write one JSON line per file here")
+    parser.add_argument("--report", help="write a markdown report here")
+    parser.add_argument("--xla", help="xla_cpu_results.jsonl, to compare with XLA")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return _worker_main()
+
+    paths = iter_corpus(args.paths)
+    if args.files:
+        base = os.path.dirname(os.path.abspath(args.files))
+        with open(args.files) as f:
+            paths += [p if os.path.isabs(p) else os.path.join(base, p) for p in (l.strip() for l in f) if p]
+    if not paths:
+        parser.error("no files to run")
+    start = time.perf_counter()
+    results = run_files(paths, jobs=args.jobs, timeout=args.timeout, progress=True)
+    elapsed = time.perf_counter() - start
+    if args.out:
+        with open(args.out, "w") as f:
+            for r in results:
+                f.write(json.dumps(r) + "\n")
+    counts = collections.Counter(r["status"] for r in results)
+    print(f"{counts['pass']} passed, {len(results) - counts['pass']} failed")
+    print("  " + ", ".join(f"{s} {counts[s]}" for s in STATUS_ORDER if counts[s]) + f"; {elapsed:.0f} s, {elapsed / max(1, len(results)):.2f} s/file")
+    if args.report:
+        xla = load_xla_results(args.xla) if args.xla else None
+        write_report(results, args.report, xla, title=f"{len(results)} files, {elapsed / max(1, len(results)):.2f} s per file with --jobs {args.jobs}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
