@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
@@ -61,6 +62,44 @@ struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
     Value quotient = tvm::DivideOp::create(rewriter, loc, type, x, safeY);
     rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, isZero, allOnes,
                                               quotient);
+    return success();
+  }
+};
+
+/// Transcendental functions on f16/bf16 compute in f32 and round back, as
+/// XLA does: TVM has no half-precision versions of most of them, and f32
+/// rounds the result correctly more often.
+template <typename SrcOp, typename DstOp>
+struct TranscendentalConversion : OpConversionPattern<SrcOp> {
+  using OpConversionPattern<SrcOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type element = operandType.getElementType();
+    if (!element.isF16() && !element.isBF16()) {
+      rewriter.replaceOpWithNewOp<DstOp>(op, resultType, adaptor.getOperands());
+      return success();
+    }
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> wide;
+    for (Value operand : adaptor.getOperands())
+      wide.push_back(tvm::AsTypeOp::create(rewriter, loc,
+                                           operandType.clone(f32), operand,
+                                           TypeAttr::get(f32)));
+    Type wideResultElement =
+        resultType.getElementType() == element ? f32 : resultType.getElementType();
+    Value result = DstOp::create(rewriter, loc,
+                                 resultType.clone(wideResultElement), wide);
+    if (wideResultElement != resultType.getElementType())
+      result = tvm::AsTypeOp::create(rewriter, loc, resultType, result,
+                                     TypeAttr::get(resultType.getElementType()));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -219,13 +258,32 @@ void populateElementwisePatterns(MLIRContext *context,
       // Unary.
       ElementwiseConversion<AbsOp, tvm::AbsOp>,
       ElementwiseConversion<NegOp, tvm::NegativeOp>,
-      ElementwiseConversion<ExpOp, tvm::ExpOp>,
-      ElementwiseConversion<LogOp, tvm::LogOp>,
-      ElementwiseConversion<TanhOp, tvm::TanhOp>,
-      ElementwiseConversion<SqrtOp, tvm::SqrtOp>,
-      ElementwiseConversion<RsqrtOp, tvm::RsqrtOp>,
-      ElementwiseConversion<LogisticOp, tvm::SigmoidOp>,
+      TranscendentalConversion<ExpOp, tvm::ExpOp>,
+      TranscendentalConversion<LogOp, tvm::LogOp>,
+      TranscendentalConversion<TanhOp, tvm::TanhOp>,
+      TranscendentalConversion<SqrtOp, tvm::SqrtOp>,
+      TranscendentalConversion<RsqrtOp, tvm::RsqrtOp>,
+      TranscendentalConversion<LogisticOp, tvm::SigmoidOp>,
       ElementwiseConversion<NotOp, tvm::BitwiseNotOp, tvm::LogicalNotOp>,
+      TranscendentalConversion<CosineOp, tvm::CosOp>,
+      TranscendentalConversion<SineOp, tvm::SinOp>,
+      TranscendentalConversion<TanOp, tvm::TanOp>,
+      ElementwiseConversion<FloorOp, tvm::FloorOp>,
+      ElementwiseConversion<CeilOp, tvm::CeilOp>,
+      ElementwiseConversion<RoundNearestEvenOp, tvm::RoundOp>,
+      TranscendentalConversion<IsFiniteOp, tvm::IsFiniteOp>,
+      TranscendentalConversion<Atan2Op, tvm::Atan2Op>,
+      // CHLO math that Relax has an operator for.
+      TranscendentalConversion<chlo::TanOp, tvm::TanOp>,
+      TranscendentalConversion<chlo::CoshOp, tvm::CoshOp>,
+      TranscendentalConversion<chlo::SinhOp, tvm::SinhOp>,
+      TranscendentalConversion<chlo::AcosOp, tvm::AcosOp>,
+      TranscendentalConversion<chlo::AsinOp, tvm::AsinOp>,
+      TranscendentalConversion<chlo::AtanOp, tvm::AtanOp>,
+      TranscendentalConversion<chlo::AcoshOp, tvm::AcoshOp>,
+      TranscendentalConversion<chlo::AsinhOp, tvm::AsinhOp>,
+      TranscendentalConversion<chlo::AtanhOp, tvm::AtanhOp>,
+      TranscendentalConversion<chlo::ErfOp, tvm::ErfOp>,
       // Binary.
       ElementwiseConversion<AddOp, tvm::AddOp, tvm::LogicalOrOp>,
       ElementwiseConversion<SubtractOp, tvm::SubtractOp>,

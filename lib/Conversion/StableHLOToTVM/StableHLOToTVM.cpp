@@ -2,6 +2,7 @@
 
 #include "Rewriters.h"
 #include "stablehlo-tvm/Conversion/Passes.h"
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
@@ -25,6 +26,13 @@ struct ConvertStableHLOToTVMPass
     // Bodies of stablehlo ops (reduce, ...) are scalar code their parent's
     // pattern reads as it is, so they are never converted on their own.
     target.addDynamicallyLegalDialect<stablehlo::StableHLODialect>(
+        [](Operation *op) -> std::optional<bool> {
+          Operation *parent = op->getParentOp();
+          if (parent && isa<stablehlo::StableHLODialect>(parent->getDialect()))
+            return true;
+          return std::nullopt;
+        });
+    target.addDynamicallyLegalDialect<chlo::CHLODialect>(
         [](Operation *op) -> std::optional<bool> {
           Operation *parent = op->getParentOp();
           if (parent && isa<stablehlo::StableHLODialect>(parent->getDialect()))

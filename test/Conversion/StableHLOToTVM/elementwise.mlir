@@ -193,3 +193,41 @@ func.func @divide_unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8
   %0 = stablehlo.divide %x, %y : tensor<4xui8>
   return %0 : tensor<4xui8>
 }
+
+// -----
+
+// Transcendental functions of half-precision floats compute in f32.
+// CHECK-LABEL: func @half_precision_math
+func.func @half_precision_math(%x: tensor<4xf16>, %y: tensor<4xbf16>) -> (tensor<4xf16>, tensor<4xi1>) {
+  // CHECK: %[[W:.*]] = tvm.astype %arg0 {dtype = f32} : (tensor<4xf16>) -> tensor<4xf32>
+  // CHECK: %[[C:.*]] = tvm.cosh %[[W]] : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: tvm.astype %[[C]] {dtype = f16} : (tensor<4xf32>) -> tensor<4xf16>
+  %0 = chlo.cosh %x : tensor<4xf16> -> tensor<4xf16>
+  // A boolean result needs no narrowing.
+  // CHECK: %[[V:.*]] = tvm.astype %arg1 {dtype = f32}
+  // CHECK: tvm.isfinite %[[V]] : (tensor<4xf32>) -> tensor<4xi1>
+  // CHECK-NOT: tvm.astype
+  %1 = stablehlo.is_finite %y : (tensor<4xbf16>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xf16>, tensor<4xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @trigonometry
+func.func @trigonometry(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: tvm.cos
+  // CHECK: tvm.sin
+  // CHECK: tvm.tan
+  // CHECK: tvm.floor
+  // CHECK: tvm.ceil
+  // CHECK: tvm.round
+  // CHECK: tvm.atan2
+  %0 = stablehlo.cosine %x : tensor<4xf32>
+  %1 = stablehlo.sine %0 : tensor<4xf32>
+  %2 = stablehlo.tan %1 : tensor<4xf32>
+  %3 = stablehlo.floor %2 : tensor<4xf32>
+  %4 = stablehlo.ceil %3 : tensor<4xf32>
+  %5 = stablehlo.round_nearest_even %4 : tensor<4xf32>
+  %6 = stablehlo.atan2 %5, %x : tensor<4xf32>
+  return %6 : tensor<4xf32>
+}

@@ -56,6 +56,22 @@ def TVM_SqrtOp : TVM_UnaryOp<"sqrt">;
 def TVM_RsqrtOp : TVM_UnaryOp<"rsqrt">;
 def TVM_SigmoidOp : TVM_UnaryOp<"sigmoid">;
 def TVM_LogicalNotOp : TVM_UnaryOp<"logical_not">;
+def TVM_CosOp : TVM_UnaryOp<"cos">;
+def TVM_SinOp : TVM_UnaryOp<"sin">;
+def TVM_TanOp : TVM_UnaryOp<"tan">;
+def TVM_CoshOp : TVM_UnaryOp<"cosh">;
+def TVM_SinhOp : TVM_UnaryOp<"sinh">;
+def TVM_AcosOp : TVM_UnaryOp<"acos">;
+def TVM_AsinOp : TVM_UnaryOp<"asin">;
+def TVM_AtanOp : TVM_UnaryOp<"atan">;
+def TVM_AcoshOp : TVM_UnaryOp<"acosh">;
+def TVM_AsinhOp : TVM_UnaryOp<"asinh">;
+def TVM_AtanhOp : TVM_UnaryOp<"atanh">;
+def TVM_ErfOp : TVM_UnaryOp<"erf">;
+def TVM_FloorOp : TVM_UnaryOp<"floor">;
+def TVM_CeilOp : TVM_UnaryOp<"ceil">;
+def TVM_RoundOp : TVM_UnaryOp<"round">;
+def TVM_SignOp : TVM_UnaryOp<"sign">;
 def TVM_BitwiseNotOp : TVM_UnaryOp<"bitwise_not">;
 
 // Binary elementwise (operands already have the result's shape).
@@ -71,6 +87,13 @@ def TVM_LogicalXorOp : TVM_BinaryOp<"logical_xor", [Commutative]>;
 def TVM_BitwiseAndOp : TVM_BinaryOp<"bitwise_and", [Commutative]>;
 def TVM_BitwiseOrOp : TVM_BinaryOp<"bitwise_or", [Commutative]>;
 def TVM_BitwiseXorOp : TVM_BinaryOp<"bitwise_xor", [Commutative]>;
+def TVM_PowerOp : TVM_BinaryOp<"power">;
+def TVM_Atan2Op : TVM_BinaryOp<"atan2">;
+
+def TVM_IsFiniteOp : TVM_PlainOp<"isfinite", [SameOperandsAndResultShape]> {
+  let arguments = (ins TVM_Tensor:$x);
+  let results = (outs TVM_BoolTensor:$result);
+}
 
 // Comparisons.
 def TVM_EqualOp : TVM_CompareOp<"equal">;
