@@ -28,7 +28,9 @@ class Compiled:
         """Calls another function of the module by name."""
         import tvm
 
-        tensors = [tvm.runtime.tensor(np.ascontiguousarray(np.asarray(a)), self.device) for a in args]
+        # order="C" copies only when needed and, unlike ascontiguousarray, keeps
+        # 0-d arrays 0-d.
+        tensors = [tvm.runtime.tensor(np.asarray(a, order="C"), self.device) for a in args]
         function = self._function if name == self.entry else self._vm[name]
         result = function(*tensors)
         if hasattr(result, "numpy"):

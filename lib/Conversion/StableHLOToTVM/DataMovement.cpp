@@ -6,6 +6,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <numeric>
+
 namespace mlir::stablehlo_tvm {
 namespace {
 
@@ -140,13 +142,196 @@ struct ConcatenateConversion : TVMTypedPattern<stablehlo::ConcatenateOp> {
   }
 };
 
+
+struct ReverseConversion : TVMTypedPattern<stablehlo::ReverseOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+  LogicalResult rewrite(stablehlo::ReverseOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Value value = adaptor.getOperand();
+    for (int64_t dim : op.getDimensions())
+      value = tvm::FlipOp::create(rewriter, op.getLoc(), value.getType(), value,
+                                  rewriter.getI64IntegerAttr(dim));
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+/// pad, one axis at a time: a take from precomputed source positions, then
+/// the padding value where no source element lands. Covers negative edge
+/// padding (a crop) and interior padding alike.
+struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+  LogicalResult rewrite(stablehlo::PadOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    auto resultType = op.getType();
+    Location loc = op.getLoc();
+    if (resultType.getNumElements() == 0) {
+      // Nothing to take from; TVM cannot hold an empty constant either.
+      rewriter.replaceOp(op, broadcastTo(rewriter, loc,
+                                         adaptor.getPaddingValue(),
+                                         resultType.getShape()));
+      return success();
+    }
+    Value value = adaptor.getOperand();
+    for (int64_t axis = 0; axis < resultType.getRank(); ++axis) {
+      int64_t low = op.getEdgePaddingLow()[axis];
+      int64_t high = op.getEdgePaddingHigh()[axis];
+      int64_t interior = op.getInteriorPadding()[axis];
+      if (low == 0 && high == 0 && interior == 0)
+        continue;
+      auto type = cast<RankedTensorType>(value.getType());
+      int64_t size = type.getDimSize(axis);
+      int64_t outSize = resultType.getDimSize(axis);
+      if (size == 0 || outSize == 0)
+        return rewriter.notifyMatchFailure(op, "padding of an empty axis");
+      SmallVector<int64_t> source(outSize);
+      SmallVector<bool> present(outSize);
+      for (int64_t o = 0; o < outSize; ++o) {
+        int64_t j = o - low;
+        bool hit = j >= 0 && j % (interior + 1) == 0 && j / (interior + 1) < size;
+        present[o] = hit;
+        source[o] = hit ? j / (interior + 1) : 0;
+      }
+      SmallVector<int64_t> shape(type.getShape());
+      shape[axis] = outSize;
+      auto takenType = RankedTensorType::get(shape, type.getElementType());
+      Value taken = tvm::TakeOp::create(rewriter, loc, takenType, value,
+                                        indexConstant(rewriter, loc, source),
+                                        rewriter.getI64IntegerAttr(axis));
+      Value mask = broadcastAlong(rewriter, loc,
+                                  maskConstant(rewriter, loc, present), axis,
+                                  shape);
+      Value padding = broadcastTo(rewriter, loc, adaptor.getPaddingValue(), shape);
+      value = tvm::WhereOp::create(rewriter, loc, takenType, mask, taken, padding);
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+/// A start index clamped to [0, limit], as an i64 scalar tensor.
+Value clampedStart(OpBuilder &builder, Location loc, Value start,
+                   int64_t limit) {
+  Type i64 = builder.getI64Type();
+  auto scalar = RankedTensorType::get({}, i64);
+  if (cast<RankedTensorType>(start.getType()).getElementType() != i64)
+    start = tvm::AsTypeOp::create(builder, loc, scalar, start,
+                                  TypeAttr::get(i64));
+  Value zero = splatConstant(builder, loc, scalar, builder.getI64IntegerAttr(0));
+  Value max = splatConstant(builder, loc, scalar,
+                            builder.getI64IntegerAttr(limit));
+  start = tvm::MaximumOp::create(builder, loc, scalar, start, zero);
+  return tvm::MinimumOp::create(builder, loc, scalar, start, max);
+}
+
+/// `start + [0, 1, ..., count)`, an i64 vector.
+Value rangeFrom(OpBuilder &builder, Location loc, Value start, int64_t count,
+                int64_t offset = 0) {
+  SmallVector<int64_t> values(count);
+  std::iota(values.begin(), values.end(), offset);
+  Value range = indexConstant(builder, loc, values);
+  auto type = cast<RankedTensorType>(range.getType());
+  return tvm::AddOp::create(builder, loc, type, range,
+                            broadcastTo(builder, loc, start, type.getShape()));
+}
+
+/// dynamic_slice: per axis, a take of `clamp(start) + arange(size)`.
+struct DynamicSliceConversion : TVMTypedPattern<stablehlo::DynamicSliceOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+  LogicalResult rewrite(stablehlo::DynamicSliceOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getOperand();
+    auto operandType = cast<RankedTensorType>(value.getType());
+    for (auto [axis, size] : llvm::enumerate(op.getSliceSizes())) {
+      int64_t dim = operandType.getDimSize(axis);
+      if (size == dim)
+        continue;
+      Value start = clampedStart(rewriter, loc, adaptor.getStartIndices()[axis],
+                                 dim - size);
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[axis] = size;
+      value = tvm::TakeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          value, rangeFrom(rewriter, loc, start, size),
+          rewriter.getI64IntegerAttr(axis));
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+/// dynamic_update_slice: the update spread over the operand's shape by takes
+/// of `clip(i - start, 0, size - 1)`, selected where `start <= i < start +
+/// size` on every axis.
+struct DynamicUpdateSliceConversion
+    : TVMTypedPattern<stablehlo::DynamicUpdateSliceOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+  LogicalResult rewrite(stablehlo::DynamicUpdateSliceOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
+    if (updateType.getNumElements() == 0) {
+      rewriter.replaceOp(op, adaptor.getOperand());
+      return success();
+    }
+    Value spread = adaptor.getUpdate();
+    Value mask;
+    auto boolType = type.clone(rewriter.getI1Type());
+    for (int64_t axis = 0; axis < type.getRank(); ++axis) {
+      int64_t dim = type.getDimSize(axis);
+      int64_t size = updateType.getDimSize(axis);
+      Value start = clampedStart(rewriter, loc, adaptor.getStartIndices()[axis],
+                                 dim - size);
+      auto negStart = tvm::NegativeOp::create(rewriter, loc, start.getType(), start);
+      // i - start for every output position i.
+      Value offset = rangeFrom(rewriter, loc, negStart, dim);
+      auto vecType = cast<RankedTensorType>(offset.getType());
+      auto bound = [&](int64_t v) {
+        return splatConstant(rewriter, loc, vecType,
+                             rewriter.getI64IntegerAttr(v));
+      };
+      auto vecBool = vecType.clone(rewriter.getI1Type());
+      Value inside = tvm::LogicalAndOp::create(
+          rewriter, loc, vecBool,
+          tvm::GreaterEqualOp::create(rewriter, loc, vecBool, offset, bound(0)),
+          tvm::LessOp::create(rewriter, loc, vecBool, offset, bound(size)));
+      Value source = tvm::MinimumOp::create(
+          rewriter, loc, vecType,
+          tvm::MaximumOp::create(rewriter, loc, vecType, offset, bound(0)),
+          bound(size - 1));
+      auto spreadType = cast<RankedTensorType>(spread.getType());
+      SmallVector<int64_t> shape(spreadType.getShape());
+      shape[axis] = dim;
+      spread = tvm::TakeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          spread, source, rewriter.getI64IntegerAttr(axis));
+      Value axisMask = broadcastAlong(rewriter, loc, inside, axis,
+                                      type.getShape());
+      mask = mask ? tvm::LogicalAndOp::create(rewriter, loc, boolType, mask,
+                                              axisMask)
+                  : axisMask;
+    }
+    if (!mask) {
+      rewriter.replaceOp(op, spread);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, mask, spread,
+                                              adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDataMovementPatterns(MLIRContext *context,
                                   RewritePatternSet &patterns) {
   patterns.add<ConstantConversion, IotaConversion, BroadcastInDimConversion,
                ReshapeConversion, TransposeConversion, SliceConversion,
-               ConcatenateConversion>(context);
+               ConcatenateConversion, ReverseConversion, PadConversion,
+               DynamicSliceConversion, DynamicUpdateSliceConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

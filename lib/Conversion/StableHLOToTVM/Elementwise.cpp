@@ -104,8 +104,22 @@ struct TranscendentalConversion : OpConversionPattern<SrcOp> {
   }
 };
 
-/// maximum/minimum on floats propagate NaN, which Relax's do not: where
+/// maximum/minimum: on floats NaN propagates, which Relax's do not: where
 /// either operand is NaN the result is x + y (a NaN).
+template <typename DstOp>
+Value emitMinMax(OpBuilder &builder, Location loc, Value x, Value y) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value value = DstOp::create(builder, loc, type, x, y);
+  if (!isa<FloatType>(type.getElementType()))
+    return value;
+  auto boolType = type.clone(builder.getI1Type());
+  Value nanX = isNaN(builder, loc, x);
+  Value nanY = isNaN(builder, loc, y);
+  Value anyNaN = tvm::LogicalOrOp::create(builder, loc, boolType, nanX, nanY);
+  Value nan = tvm::AddOp::create(builder, loc, type, x, y);
+  return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, value);
+}
+
 template <typename SrcOp, typename DstOp>
 struct FloatMinMaxConversion : OpConversionPattern<SrcOp> {
   FloatMinMaxConversion(MLIRContext *context)
@@ -117,15 +131,146 @@ struct FloatMinMaxConversion : OpConversionPattern<SrcOp> {
     auto type = cast<RankedTensorType>(op.getType());
     if (!isa<FloatType>(type.getElementType()) || !hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "not a float min/max");
+    rewriter.replaceOp(op, emitMinMax<DstOp>(rewriter, op.getLoc(),
+                                             adaptor.getLhs(), adaptor.getRhs()));
+    return success();
+  }
+};
+
+/// clamp(min, x, max) = minimum(maximum(x, min), max); scalar bounds
+/// broadcast.
+struct ClampConversion : OpConversionPattern<stablehlo::ClampOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::ClampOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op) || op.getType().getElementType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "element type unsupported");
     Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    Value lo = broadcastTo(rewriter, loc, adaptor.getMin(), shape);
+    Value hi = broadcastTo(rewriter, loc, adaptor.getMax(), shape);
+    Value value = emitMinMax<tvm::MaximumOp>(rewriter, loc, adaptor.getOperand(), lo);
+    rewriter.replaceOp(op, emitMinMax<tvm::MinimumOp>(rewriter, loc, value, hi));
+    return success();
+  }
+};
+
+/// Shifts by an amount outside [0, bit width) give 0 (left, logical right)
+/// or the sign fill (arithmetic right); the hardware shifts would wrap the
+/// amount instead. Logical shifts of signed integers shift the unsigned bits.
+template <typename SrcOp>
+struct ShiftConversion : OpConversionPattern<SrcOp> {
+  using OpConversionPattern<SrcOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "not an integer shift");
+    Location loc = op.getLoc();
+    unsigned width = intType.getWidth();
+    auto unsignedType = type.clone(
+        IntegerType::get(rewriter.getContext(), width, IntegerType::Unsigned));
+    auto signedType = type.clone(IntegerType::get(rewriter.getContext(), width));
+    auto cast = [&](Value v, RankedTensorType to) -> Value {
+      if (v.getType() == to)
+        return v;
+      return tvm::AsTypeOp::create(rewriter, loc, to, v,
+                                   TypeAttr::get(to.getElementType()));
+    };
+    auto splat = [&](RankedTensorType t, int64_t v) {
+      return splatConstant(rewriter, loc, t,
+                           rewriter.getIntegerAttr(t.getElementType(), v));
+    };
+    Value x = adaptor.getLhs(), amount = adaptor.getRhs();
     auto boolType = type.clone(rewriter.getI1Type());
+    Value outOfRange = tvm::GreaterEqualOp::create(
+        rewriter, loc, boolType, cast(amount, unsignedType),
+        splat(unsignedType, width));
+    Value result;
+    if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftRightArithmeticOp>) {
+      // Shifting by width - 1 gives the sign fill.
+      Value safe = tvm::WhereOp::create(rewriter, loc, type, outOfRange,
+                                        splat(type, width - 1), amount);
+      Value shifted = tvm::RightShiftOp::create(
+          rewriter, loc, signedType, cast(x, signedType), cast(safe, signedType));
+      rewriter.replaceOp(op, cast(shifted, type));
+      return success();
+    } else {
+      Value safe = tvm::WhereOp::create(rewriter, loc, type, outOfRange,
+                                        splat(type, 0), amount);
+      if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftLeftOp>)
+        result = tvm::LeftShiftOp::create(rewriter, loc, type, x, safe);
+      else
+        result = cast(tvm::RightShiftOp::create(rewriter, loc, unsignedType,
+                                                cast(x, unsignedType),
+                                                cast(safe, unsignedType)),
+                      type);
+    }
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, outOfRange,
+                                              splat(type, 0), result);
+    return success();
+  }
+};
+
+/// remainder takes the sign of the dividend (C's % and fmod). On integers
+/// x % 0 is x and INT_MIN % -1 is 0, as in XLA, without trapping.
+struct RemainderConversion : OpConversionPattern<stablehlo::RemOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::RemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    if (!hasTVMTypes(op) || type.getElementType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "element type unsupported");
     Value x = adaptor.getLhs(), y = adaptor.getRhs();
-    Value nanX = isNaN(rewriter, loc, x);
-    Value nanY = isNaN(rewriter, loc, y);
-    Value anyNaN = tvm::LogicalOrOp::create(rewriter, loc, boolType, nanX, nanY);
-    Value nan = tvm::AddOp::create(rewriter, loc, type, x, y);
-    Value value = DstOp::create(rewriter, loc, type, x, y);
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, anyNaN, nan, value);
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType) {
+      Type element = type.getElementType();
+      if (!element.isF16() && !element.isBF16()) {
+        rewriter.replaceOpWithNewOp<tvm::ModOp>(op, type, x, y);
+        return success();
+      }
+      // TVM has no half-precision fmod; f32 computes it exactly.
+      Location loc = op.getLoc();
+      Type f32 = rewriter.getF32Type();
+      auto wide = type.clone(f32);
+      Value rem = tvm::ModOp::create(
+          rewriter, loc, wide,
+          tvm::AsTypeOp::create(rewriter, loc, wide, x, TypeAttr::get(f32)),
+          tvm::AsTypeOp::create(rewriter, loc, wide, y, TypeAttr::get(f32)));
+      rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, type, rem,
+                                                 TypeAttr::get(element));
+      return success();
+    }
+    Location loc = op.getLoc();
+    unsigned width = intType.getWidth();
+    auto boolType = type.clone(rewriter.getI1Type());
+    auto splat = [&](const APInt &value) {
+      return splatConstant(rewriter, loc, type,
+                           rewriter.getIntegerAttr(intType, value));
+    };
+    Value isZero = tvm::EqualOp::create(rewriter, loc, boolType, y,
+                                        splat(APInt::getZero(width)));
+    Value unsafe = isZero;
+    if (!intType.isUnsigned()) {
+      Value overflow = tvm::LogicalAndOp::create(
+          rewriter, loc, boolType,
+          tvm::EqualOp::create(rewriter, loc, boolType, x,
+                               splat(APInt::getSignedMinValue(width))),
+          tvm::EqualOp::create(rewriter, loc, boolType, y,
+                               splat(APInt::getAllOnes(width))));
+      unsafe = tvm::LogicalOrOp::create(rewriter, loc, boolType, isZero, overflow);
+    }
+    Value safeY = tvm::WhereOp::create(rewriter, loc, type, unsafe,
+                                       splat(APInt(width, 1)), y);
+    Value rem = tvm::ModOp::create(rewriter, loc, type, x, safeY);
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, isZero, x, rem);
     return success();
   }
 };
@@ -297,7 +442,9 @@ void populateElementwisePatterns(MLIRContext *context,
       // The rest of the family.
       CompareConversion, SelectConversion, ConvertConversion,
       IntegerDivideConversion, FloatMinMaxConversion<MaxOp, tvm::MaximumOp>,
-      FloatMinMaxConversion<MinOp, tvm::MinimumOp>>(context);
+      FloatMinMaxConversion<MinOp, tvm::MinimumOp>, ClampConversion,
+      ShiftConversion<ShiftLeftOp>, ShiftConversion<ShiftRightLogicalOp>,
+      ShiftConversion<ShiftRightArithmeticOp>, RemainderConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -40,6 +40,15 @@ Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
 /// type (its isnan rejects bfloat16).
 Value isNaN(OpBuilder &builder, Location loc, Value value);
 
+/// A 1-D constant tensor of i64 values, or of booleans.
+Value indexConstant(OpBuilder &builder, Location loc, ArrayRef<int64_t> values);
+Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values);
+
+/// `vector` (1-D, along `axis`) reshaped to rank `rank` and broadcast to
+/// `shape`.
+Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
+                     int64_t axis, ArrayRef<int64_t> shape);
+
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);

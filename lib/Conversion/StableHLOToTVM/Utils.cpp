@@ -55,6 +55,28 @@ Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                                     builder.getDenseI64ArrayAttr(shape));
 }
 
+Value indexConstant(OpBuilder &builder, Location loc,
+                    ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    builder.getI64Type());
+  return tvm::ConstantOp::create(builder, loc, type,
+                                 DenseIntElementsAttr::get(type, values));
+}
+
+Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    builder.getI1Type());
+  return tvm::ConstantOp::create(builder, loc, type,
+                                 DenseIntElementsAttr::get(type, values));
+}
+
+Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
+                     int64_t axis, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> unit(shape.size(), 1);
+  unit[axis] = shape[axis];
+  return broadcastTo(builder, loc, reshapeTo(builder, loc, vector, unit), shape);
+}
+
 Value isNaN(OpBuilder &builder, Location loc, Value value) {
   auto boolType =
       cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());

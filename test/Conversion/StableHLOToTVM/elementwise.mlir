@@ -31,13 +31,13 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[C:.*]] = tvm.multiply %[[B]], %arg1
   // CHECK: %[[D:.*]] = tvm.divide %[[C]], %arg1
   // Float maximum/minimum propagate NaN, which Relax's do not.
+  // CHECK: %[[MAX:.*]] = tvm.maximum %[[D]], %arg1
   // CHECK: %[[EX:.*]] = tvm.equal %[[D]], %[[D]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   // CHECK: %[[NX:.*]] = tvm.logical_not %[[EX]]
   // CHECK: %[[EY:.*]] = tvm.equal %arg1, %arg1
   // CHECK: %[[NY:.*]] = tvm.logical_not %[[EY]]
   // CHECK: %[[ANY:.*]] = tvm.logical_or %[[NX]], %[[NY]]
   // CHECK: %[[NAN:.*]] = tvm.add %[[D]], %arg1
-  // CHECK: %[[MAX:.*]] = tvm.maximum %[[D]], %arg1
   // CHECK: %[[E:.*]] = tvm.where %[[ANY]], %[[NAN]], %[[MAX]]
   // CHECK: %[[MIN:.*]] = tvm.minimum %[[E]], %arg1
   // CHECK: %[[F:.*]] = tvm.where %{{.*}}, %{{.*}}, %[[MIN]]

@@ -88,6 +88,9 @@ def TVM_BitwiseAndOp : TVM_BinaryOp<"bitwise_and", [Commutative]>;
 def TVM_BitwiseOrOp : TVM_BinaryOp<"bitwise_or", [Commutative]>;
 def TVM_BitwiseXorOp : TVM_BinaryOp<"bitwise_xor", [Commutative]>;
 def TVM_PowerOp : TVM_BinaryOp<"power">;
+def TVM_ModOp : TVM_BinaryOp<"mod">;
+def TVM_LeftShiftOp : TVM_BinaryOp<"left_shift">;
+def TVM_RightShiftOp : TVM_BinaryOp<"right_shift">;
 def TVM_Atan2Op : TVM_BinaryOp<"atan2">;
 
 def TVM_IsFiniteOp : TVM_PlainOp<"isfinite", [SameOperandsAndResultShape]> {
@@ -165,6 +168,19 @@ def TVM_StridedSliceOp : TVM_PlainOp<"strided_slice",
   let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$axes,
                        DenseI64ArrayAttr:$begin, DenseI64ArrayAttr:$end,
                        DenseI64ArrayAttr:$strides);
+  let results = (outs TVM_Tensor:$result);
+}
+
+def TVM_FlipOp : TVM_PlainOp<"flip", [SameOperandsAndResultType]> {
+  let summary = "relax.op.flip(data, axis): reverse one axis";
+  let arguments = (ins TVM_Tensor:$data, I64Attr:$axis);
+  let results = (outs TVM_Tensor:$result);
+}
+
+def TVM_TakeOp : TVM_PlainOp<"take"> {
+  let summary = "relax.op.take(x, indices, axis): indices must be in range";
+  let arguments = (ins TVM_Tensor:$x, RankedTensorOf<[AnyInteger]>:$indices,
+                       I64Attr:$axis);
   let results = (outs TVM_Tensor:$result);
 }
 
