@@ -231,3 +231,21 @@ def test_integer_dtypes(dtype):
         return a @ b, jnp.max(a, axis=0), a * 3 - a, jnp.where(a > a.T[0, 0], a, 0)
 
     assert_matches_jax(f, a, b)
+
+
+@pytest.mark.parametrize(
+    "lhs_shape,rhs_shape,kwargs",
+    [
+        ((2, 9, 9, 3), (3, 3, 3, 8), dict(window_strides=(2, 2), padding="SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))),
+        ((1, 4, 10, 10), (6, 2, 3, 3), dict(window_strides=(1, 1), padding=((1, 0), (2, 1)), rhs_dilation=(2, 1), feature_group_count=2)),
+        ((1, 2, 7, 7), (3, 2, 3, 3), dict(window_strides=(1, 1), padding=((1, 1), (1, 1)), lhs_dilation=(2, 2))),
+        ((3, 5, 11), (4, 5, 3), dict(window_strides=(2,), padding="VALID")),
+    ],
+)
+def test_convolution(lhs_shape, rhs_shape, kwargs):
+    x, w = random_args([(lhs_shape, "float32"), (rhs_shape, "float32")])
+
+    def f(x, w):
+        return jax.lax.conv_general_dilated(x, w, **kwargs)
+
+    assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)

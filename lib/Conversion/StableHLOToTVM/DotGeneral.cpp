@@ -58,14 +58,18 @@ struct DotGeneralConversion : OpConversionPattern<stablehlo::DotGeneralOp> {
 
     Location loc = op.getLoc();
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    // Mixed operand types compute in the result type.
-    if (lhsType.getElementType() != rhsType.getElementType()) {
+    // Half-precision results accumulate in f32 and round once, as XLA does;
+    // mixed operand types compute in the (accumulation) result type.
+    Type accumulation = resultElement;
+    if (resultElement.isF16() || resultElement.isBF16())
+      accumulation = rewriter.getF32Type();
+    if (lhsType.getElementType() != rhsType.getElementType() ||
+        accumulation != resultElement) {
       auto cast = [&](Value v, RankedTensorType t) -> Value {
-        if (t.getElementType() == resultElement)
+        if (t.getElementType() == accumulation)
           return v;
-        return tvm::AsTypeOp::create(rewriter, loc,
-                                     t.clone(resultElement), v,
-                                     TypeAttr::get(resultElement));
+        return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
+                                     TypeAttr::get(accumulation));
       };
       lhs = cast(lhs, lhsType);
       rhs = cast(rhs, rhsType);
@@ -94,11 +98,15 @@ struct DotGeneralConversion : OpConversionPattern<stablehlo::DotGeneralOp> {
     rhs = reshapeTo(rewriter, loc, rhs, rhsShape);
 
     TypeAttr outDtype;
-    if (cast<RankedTensorType>(lhs.getType()).getElementType() != resultElement)
-      outDtype = TypeAttr::get(resultElement);
+    if (cast<RankedTensorType>(lhs.getType()).getElementType() != accumulation)
+      outDtype = TypeAttr::get(accumulation);
     Value product = tvm::MatmulOp::create(
-        rewriter, loc, RankedTensorType::get(productShape, resultElement), lhs,
+        rewriter, loc, RankedTensorType::get(productShape, accumulation), lhs,
         rhs, outDtype);
+    if (accumulation != resultElement)
+      product = tvm::AsTypeOp::create(
+          rewriter, loc, RankedTensorType::get(productShape, resultElement),
+          product, TypeAttr::get(resultElement));
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, product,
                                      resultType.getShape()));
     return success();

@@ -16,6 +16,8 @@ void populateDataMovementPatterns(MLIRContext *context,
 void populateDotGeneralPatterns(MLIRContext *context,
                                 RewritePatternSet &patterns);
 void populateReducePatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateConvolutionPatterns(MLIRContext *context,
+                                 RewritePatternSet &patterns);
 
 /// True for the element types a TVM tensor can hold (everything but complex).
 bool isTVMElementType(Type type);

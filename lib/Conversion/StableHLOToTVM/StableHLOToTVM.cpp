@@ -44,6 +44,7 @@ struct ConvertStableHLOToTVMPass
     populateDataMovementPatterns(context, patterns);
     populateDotGeneralPatterns(context, patterns);
     populateReducePatterns(context, patterns);
+    populateConvolutionPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -66,3 +66,16 @@ func.func @preferred_type(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Half-precision results accumulate in f32 and round once.
+// CHECK-LABEL: func @half_result
+func.func @half_result(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<2x4xbf16> {
+  // CHECK: %[[L:.*]] = tvm.astype %arg0 {dtype = f32}
+  // CHECK: %[[R:.*]] = tvm.astype %arg1 {dtype = f32}
+  // CHECK: %[[M:.*]] = tvm.matmul %[[L]], %[[R]] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK: tvm.astype %[[M]] {dtype = bf16} : (tensor<2x4xf32>) -> tensor<2x4xbf16>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xbf16>
+  return %0 : tensor<2x4xbf16>
+}

@@ -198,6 +198,19 @@ def TVM_MatmulOp : TVM_PlainOp<"matmul"> {
   let results = (outs TVM_Tensor:$result);
 }
 
+// Convolution (NC<spatial> data, OI<spatial> weights, the default layouts).
+class TVM_ConvOp<string mnemonic> : TVM_PlainOp<mnemonic> {
+  let summary = "relax.op.nn.convNd(data, weight, strides, padding, dilation, groups)";
+  let arguments = (ins TVM_Tensor:$data, TVM_Tensor:$weight,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let results = (outs TVM_Tensor:$result);
+}
+def TVM_Conv1DOp : TVM_ConvOp<"nn.conv1d">;
+def TVM_Conv2DOp : TVM_ConvOp<"nn.conv2d">;
+def TVM_Conv3DOp : TVM_ConvOp<"nn.conv3d">;
+
 // Reductions.
 def TVM_SumOp : TVM_ReduceOp<"sum">;
 def TVM_ProdOp : TVM_ReduceOp<"prod">;

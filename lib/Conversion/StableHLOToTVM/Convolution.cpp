@@ -1,0 +1,161 @@
+//===- Convolution.cpp - convolution to Relax nn.conv1d/2d/3d -------------===//
+//
+// Any convolution with batch_group_count 1 becomes a Relax convolution in its
+// default layouts: the operands are transposed to NC<spatial> and
+// OI<spatial>; explicit padding (negative too) and lhs dilation become a
+// stablehlo.pad of the input, window reversal a stablehlo.reverse of the
+// kernel (both legalized in turn); the result is transposed back to the
+// output's dimension order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+SmallVector<int64_t> permuted(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> result;
+  for (int64_t p : perm)
+    result.push_back(shape[p]);
+  return result;
+}
+
+Value transpose(OpBuilder &builder, Location loc, Value value,
+                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto pair) {
+    return static_cast<int64_t>(pair.index()) == pair.value();
+  });
+  if (identity)
+    return value;
+  return stablehlo::TransposeOp::create(
+      builder, loc, type.clone(permuted(type.getShape(), perm)), value,
+      builder.getDenseI64ArrayAttr(perm));
+}
+
+struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::ConvolutionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    if (op.getBatchGroupCount() != 1)
+      return rewriter.notifyMatchFailure(op, "batch_group_count > 1");
+    auto dims = op.getDimensionNumbers();
+    int64_t spatial = dims.getInputSpatialDimensions().size();
+    if (spatial < 1 || spatial > 3)
+      return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+    Type element = resultType.getElementType();
+
+    SmallVector<int64_t> inPerm{dims.getInputBatchDimension(),
+                                dims.getInputFeatureDimension()};
+    llvm::append_range(inPerm, dims.getInputSpatialDimensions());
+    SmallVector<int64_t> kPerm{dims.getKernelOutputFeatureDimension(),
+                               dims.getKernelInputFeatureDimension()};
+    llvm::append_range(kPerm, dims.getKernelSpatialDimensions());
+    Value lhs = transpose(rewriter, loc, adaptor.getLhs(), inPerm);
+    Value rhs = transpose(rewriter, loc, adaptor.getRhs(), kPerm);
+
+    auto values = [&](std::optional<ArrayRef<int64_t>> attr, int64_t fill) {
+      SmallVector<int64_t> result(spatial, fill);
+      if (attr)
+        result.assign(attr->begin(), attr->end());
+      return result;
+    };
+    SmallVector<int64_t> strides = values(op.getWindowStrides(), 1);
+    SmallVector<int64_t> lhsDilation = values(op.getLhsDilation(), 1);
+    SmallVector<int64_t> rhsDilation = values(op.getRhsDilation(), 1);
+    SmallVector<int64_t> low(spatial, 0), high(spatial, 0);
+    if (auto padding = op.getPaddingAttr()) {
+      SmallVector<int64_t> flat(padding.getValues<int64_t>());
+      for (int64_t i = 0; i < spatial; ++i) {
+        low[i] = flat[2 * i];
+        high[i] = flat[2 * i + 1];
+      }
+    }
+
+    // Padding and lhs dilation, as a pad of the NC<spatial> input.
+    bool needsPad = llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+                    llvm::any_of(high, [](int64_t v) { return v != 0; }) ||
+                    llvm::any_of(lhsDilation, [](int64_t v) { return v != 1; });
+    if (needsPad) {
+      auto lhsType = cast<RankedTensorType>(lhs.getType());
+      SmallVector<int64_t> padLow{0, 0}, padHigh{0, 0}, interior{0, 0};
+      SmallVector<int64_t> shape(lhsType.getShape().take_front(2));
+      for (int64_t i = 0; i < spatial; ++i) {
+        int64_t size = lhsType.getDimSize(2 + i);
+        padLow.push_back(low[i]);
+        padHigh.push_back(high[i]);
+        interior.push_back(lhsDilation[i] - 1);
+        shape.push_back(low[i] + high[i] + size +
+                        std::max<int64_t>(size - 1, 0) * (lhsDilation[i] - 1));
+      }
+      auto scalarType = RankedTensorType::get({}, lhsType.getElementType());
+      Value zero = stablehlo::ConstantOp::create(
+          rewriter, loc, scalarType,
+          cast<ElementsAttr>(rewriter.getZeroAttr(scalarType)));
+      lhs = stablehlo::PadOp::create(rewriter, loc, lhsType.clone(shape), lhs,
+                                     zero, rewriter.getDenseI64ArrayAttr(padLow),
+                                     rewriter.getDenseI64ArrayAttr(padHigh),
+                                     rewriter.getDenseI64ArrayAttr(interior));
+    }
+    if (auto reversal = op.getWindowReversal()) {
+      SmallVector<int64_t> reversed;
+      for (auto [i, flip] : llvm::enumerate(*reversal))
+        if (flip)
+          reversed.push_back(2 + i);
+      if (!reversed.empty())
+        rhs = stablehlo::ReverseOp::create(rewriter, loc, rhs.getType(), rhs,
+                                           rewriter.getDenseI64ArrayAttr(reversed));
+    }
+
+    // The Relax result is N, O, spatial...; the op's is in its own order.
+    SmallVector<int64_t> outOrder{dims.getOutputBatchDimension(),
+                                  dims.getOutputFeatureDimension()};
+    llvm::append_range(outOrder, dims.getOutputSpatialDimensions());
+    auto convType = RankedTensorType::get(
+        permuted(resultType.getShape(), outOrder), element);
+    TypeAttr outDtype;
+    if (cast<RankedTensorType>(lhs.getType()).getElementType() != element)
+      outDtype = TypeAttr::get(element);
+    SmallVector<int64_t> zeros(2 * spatial, 0);
+    auto create = [&](auto tag) -> Value {
+      using ConvOp = typename decltype(tag)::type;
+      return ConvOp::create(rewriter, loc, convType, lhs, rhs,
+                            rewriter.getDenseI64ArrayAttr(strides),
+                            rewriter.getDenseI64ArrayAttr(zeros),
+                            rewriter.getDenseI64ArrayAttr(rhsDilation),
+                            rewriter.getI64IntegerAttr(op.getFeatureGroupCount()),
+                            outDtype);
+    };
+    Value conv;
+    if (spatial == 1)
+      conv = create(llvm::type_identity<tvm::Conv1DOp>());
+    else if (spatial == 2)
+      conv = create(llvm::type_identity<tvm::Conv2DOp>());
+    else
+      conv = create(llvm::type_identity<tvm::Conv3DOp>());
+
+    SmallVector<int64_t> back(outOrder.size());
+    for (auto [i, d] : llvm::enumerate(outOrder))
+      back[d] = i;
+    rewriter.replaceOp(op, transpose(rewriter, loc, conv, back));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateConvolutionPatterns(MLIRContext *context,
+                                 RewritePatternSet &patterns) {
+  patterns.add<ConvolutionConversion>(context);
+}
+
+} // namespace mlir::stablehlo_tvm
