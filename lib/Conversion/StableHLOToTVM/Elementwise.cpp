@@ -324,6 +324,15 @@ struct CompareConversion : OpConversionPattern<stablehlo::CompareOp> {
       return rewriter.notifyMatchFailure(op, "TOTALORDER is not supported yet");
     Type type = op.getType();
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    // TVM cannot compare booleans: compare them as bytes (false < true).
+    auto operandType = cast<RankedTensorType>(lhs.getType());
+    if (operandType.getElementType().isInteger(1)) {
+      Type u8 = IntegerType::get(getContext(), 8, IntegerType::Unsigned);
+      lhs = tvm::AsTypeOp::create(rewriter, op.getLoc(), operandType.clone(u8),
+                                  lhs, TypeAttr::get(u8));
+      rhs = tvm::AsTypeOp::create(rewriter, op.getLoc(), operandType.clone(u8),
+                                  rhs, TypeAttr::get(u8));
+    }
     switch (op.getComparisonDirection()) {
     case stablehlo::ComparisonDirection::EQ:
       rewriter.replaceOpWithNewOp<tvm::EqualOp>(op, type, lhs, rhs);

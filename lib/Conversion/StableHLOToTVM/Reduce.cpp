@@ -12,6 +12,7 @@
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir::stablehlo_tvm {
 namespace {
@@ -38,6 +39,13 @@ std::optional<ReductionKind> matchReductionBody(Block &body) {
   if (isa<stablehlo::MaxOp>(inner))
     return ReductionKind::Max;
   if (isa<stablehlo::MinOp>(inner))
+    return ReductionKind::Min;
+  // On i1, or/and are max/min (and so are add/multiply, see below).
+  if (isa<stablehlo::OrOp>(inner) &&
+      getElementTypeOrSelf(inner.getResult(0).getType()).isInteger(1))
+    return ReductionKind::Max;
+  if (isa<stablehlo::AndOp>(inner) &&
+      getElementTypeOrSelf(inner.getResult(0).getType()).isInteger(1))
     return ReductionKind::Min;
   return std::nullopt;
 }
@@ -125,6 +133,40 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   return CombineOp::create(builder, loc, type, result, initTensor);
 }
 
+/// A reduction of booleans: "any" (or, add, maximum) or "all" (and,
+/// multiply, minimum), as a max/min over i8 compared with 0, then combined
+/// with the init value unless it is the identity (false for any, true for
+/// all).
+Value emitBoolReduction(OpBuilder &builder, Location loc, RankedTensorType type,
+                        Value input, Value init, ArrayRef<int64_t> dims,
+                        bool any, Value originalInit) {
+  Type i8 = builder.getIntegerType(8);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Value result = input;
+  if (!dims.empty()) {
+    Value bytes = tvm::AsTypeOp::create(builder, loc, inputType.clone(i8), input,
+                                        TypeAttr::get(i8));
+    Value reduced =
+        any ? Value(tvm::MaxOp::create(builder, loc, type.clone(i8), bytes,
+                                       builder.getDenseI64ArrayAttr(dims),
+                                       builder.getBoolAttr(false)))
+            : Value(tvm::MinOp::create(builder, loc, type.clone(i8), bytes,
+                                       builder.getDenseI64ArrayAttr(dims),
+                                       builder.getBoolAttr(false)));
+    Value zero = splatConstant(builder, loc, type.clone(i8),
+                               builder.getIntegerAttr(i8, 0));
+    result = tvm::NotEqualOp::create(builder, loc, type, reduced, zero);
+  }
+  DenseElementsAttr attr;
+  if (matchPattern(originalInit, m_Constant(&attr)) && attr.isSplat() &&
+      attr.getSplatValue<bool>() == !any && !dims.empty())
+    return result;
+  Value initTensor = broadcastTo(builder, loc, init, type.getShape());
+  if (any)
+    return tvm::LogicalOrOp::create(builder, loc, type, result, initTensor);
+  return tvm::LogicalAndOp::create(builder, loc, type, result, initTensor);
+}
+
 struct ReduceConversion : OpConversionPattern<stablehlo::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -136,13 +178,18 @@ struct ReduceConversion : OpConversionPattern<stablehlo::ReduceOp> {
     if (!hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto type = cast<RankedTensorType>(op.getResult(0).getType());
-    if (type.getElementType().isInteger(1))
-      return rewriter.notifyMatchFailure(op, "reduce of i1");
     std::optional<ReductionKind> kind = matchReductionBody(op.getBody().front());
     if (!kind)
       return rewriter.notifyMatchFailure(op, "reduction body not recognized");
     Value input = adaptor.getInputs().front();
     Value init = adaptor.getInitValues().front();
+    if (type.getElementType().isInteger(1)) {
+      bool any = *kind == ReductionKind::Sum || *kind == ReductionKind::Max;
+      rewriter.replaceOp(op, emitBoolReduction(rewriter, op.getLoc(), type,
+                                               input, init, op.getDimensions(),
+                                               any, op.getInitValues().front()));
+      return success();
+    }
     bool identity = isIdentity(*kind, op.getInitValues().front());
     Location loc = op.getLoc();
     ArrayRef<int64_t> dims = op.getDimensions();

@@ -80,3 +80,19 @@ func.func @argmax_like(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<f32>, te
   }
   return %0#0, %0#1 : tensor<f32>, tensor<i32>
 }
+
+// -----
+
+// Boolean reductions: "any" is a max over i8, "all" a min.
+// CHECK-LABEL: func @booleans
+func.func @booleans(%x: tensor<2x3xi1>) -> (tensor<3xi1>, tensor<2xi1>) {
+  // CHECK: %[[B:.*]] = tvm.astype %arg0 {dtype = i8}
+  // CHECK: %[[M:.*]] = tvm.min %[[B]] {axis = array<i64: 0>} : (tensor<2x3xi8>) -> tensor<3xi8>
+  // CHECK: tvm.not_equal %[[M]]
+  %true = stablehlo.constant dense<true> : tensor<i1>
+  %0 = stablehlo.reduce(%x init: %true) applies stablehlo.and across dimensions = [0] : (tensor<2x3xi1>, tensor<i1>) -> tensor<3xi1>
+  // CHECK: tvm.max %{{.*}} {axis = array<i64: 1>} : (tensor<2x3xi8>) -> tensor<2xi8>
+  %false = stablehlo.constant dense<false> : tensor<i1>
+  %1 = stablehlo.reduce(%x init: %false) applies stablehlo.or across dimensions = [1] : (tensor<2x3xi1>, tensor<i1>) -> tensor<2xi1>
+  return %0, %1 : tensor<3xi1>, tensor<2xi1>
+}
