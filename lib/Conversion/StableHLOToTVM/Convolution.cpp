@@ -1,10 +1,10 @@
 //===- Convolution.cpp - convolution to Relax nn.conv1d/2d/3d -------------===//
 //
 // Any convolution with batch_group_count 1 becomes a Relax convolution in its
-// default layouts: the operands are transposed to NC<spatial> and
+// default layouts: the operands are permuted to NC<spatial> and
 // OI<spatial>; explicit padding (negative too) and lhs dilation become a
 // stablehlo.pad of the input, window reversal a stablehlo.reverse of the
-// kernel (both legalized in turn); the result is transposed back to the
+// kernel (both legalized in turn); the result is permuted back to the
 // output's dimension order.
 //
 //===----------------------------------------------------------------------===//
@@ -21,19 +21,6 @@ SmallVector<int64_t> permuted(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
   for (int64_t p : perm)
     result.push_back(shape[p]);
   return result;
-}
-
-Value transpose(OpBuilder &builder, Location loc, Value value,
-                ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto pair) {
-    return static_cast<int64_t>(pair.index()) == pair.value();
-  });
-  if (identity)
-    return value;
-  return stablehlo::TransposeOp::create(
-      builder, loc, type.clone(permuted(type.getShape(), perm)), value,
-      builder.getDenseI64ArrayAttr(perm));
 }
 
 struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
@@ -60,8 +47,8 @@ struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
     SmallVector<int64_t> kPerm{dims.getKernelOutputFeatureDimension(),
                                dims.getKernelInputFeatureDimension()};
     llvm::append_range(kPerm, dims.getKernelSpatialDimensions());
-    Value lhs = transpose(rewriter, loc, adaptor.getLhs(), inPerm);
-    Value rhs = transpose(rewriter, loc, adaptor.getRhs(), kPerm);
+    Value lhs = permuteDims(rewriter, loc, adaptor.getLhs(), inPerm);
+    Value rhs = permuteDims(rewriter, loc, adaptor.getRhs(), kPerm);
 
     auto values = [&](std::optional<ArrayRef<int64_t>> attr, int64_t fill) {
       SmallVector<int64_t> result(spatial, fill);
@@ -146,7 +133,7 @@ struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
     SmallVector<int64_t> back(outOrder.size());
     for (auto [i, d] : llvm::enumerate(outOrder))
       back[d] = i;
-    rewriter.replaceOp(op, transpose(rewriter, loc, conv, back));
+    rewriter.replaceOp(op, permuteDims(rewriter, loc, conv, back));
     return success();
   }
 };

@@ -20,9 +20,44 @@ bool isBoolTensor(Type type) {
   return cast<RankedTensorType>(type).getElementType().isInteger(1);
 }
 
+/// The divisor of an integer x / y or x % y, made safe for the hardware,
+/// which traps on y == 0 and on INT_MIN / -1: both become 1 (and x / 1, x % 1
+/// are what XLA gives for the overflow case). `isZero` marks y == 0, whose
+/// result the caller selects.
+struct SafeDivisor {
+  Value divisor;
+  Value isZero;
+};
+
+SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
+                            Value y) {
+  auto type = cast<RankedTensorType>(y.getType());
+  auto intType = cast<IntegerType>(type.getElementType());
+  unsigned width = intType.getWidth();
+  auto boolType = type.clone(builder.getI1Type());
+  auto splat = [&](const APInt &value) {
+    return splatConstant(builder, loc, type,
+                         builder.getIntegerAttr(intType, value));
+  };
+  Value isZero = tvm::EqualOp::create(builder, loc, boolType, y,
+                                      splat(APInt::getZero(width)));
+  Value unsafe = isZero;
+  if (!intType.isUnsigned()) {
+    Value isMin = tvm::EqualOp::create(builder, loc, boolType, x,
+                                       splat(APInt::getSignedMinValue(width)));
+    Value isMinusOne = tvm::EqualOp::create(builder, loc, boolType, y,
+                                            splat(APInt::getAllOnes(width)));
+    Value overflow =
+        tvm::LogicalAndOp::create(builder, loc, boolType, isMin, isMinusOne);
+    unsafe = tvm::LogicalOrOp::create(builder, loc, boolType, isZero, overflow);
+  }
+  Value divisor = tvm::WhereOp::create(builder, loc, type, unsafe,
+                                       splat(APInt(width, 1)), y);
+  return {divisor, isZero};
+}
+
 /// Integer division as XLA defines the cases StableHLO leaves open: x / 0 is
-/// -1 (all bits set) and INT_MIN / -1 is INT_MIN. Neither may reach the
-/// hardware divide, which traps on both.
+/// -1 (all bits set) and INT_MIN / -1 is INT_MIN.
 struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
   IntegerDivideConversion(MLIRContext *context)
       : OpConversionPattern(context, /*benefit=*/2) {}
@@ -35,32 +70,14 @@ struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
     if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "not an integer division");
     Location loc = op.getLoc();
-    unsigned width = intType.getWidth();
-    auto boolType = type.clone(rewriter.getI1Type());
-    auto splat = [&](const APInt &value) {
-      return splatConstant(rewriter, loc, type,
-                           rewriter.getIntegerAttr(intType, value));
-    };
-    Value x = adaptor.getLhs(), y = adaptor.getRhs();
-    Value allOnes = splat(APInt::getAllOnes(width));
-    Value isZero = tvm::EqualOp::create(rewriter, loc, boolType, y,
-                                        splat(APInt::getZero(width)));
-    Value unsafe = isZero;
-    if (!intType.isUnsigned()) {
-      Value isMin = tvm::EqualOp::create(rewriter, loc, boolType, x,
-                                         splat(APInt::getSignedMinValue(width)));
-      Value isMinusOne =
-          tvm::EqualOp::create(rewriter, loc, boolType, y, allOnes);
-      Value overflow = tvm::LogicalAndOp::create(rewriter, loc, boolType, isMin,
-                                                 isMinusOne);
-      unsafe = tvm::LogicalOrOp::create(rewriter, loc, boolType, isZero,
-                                        overflow);
-    }
-    // Dividing by 1 instead keeps INT_MIN / -1 at INT_MIN.
-    Value safeY = tvm::WhereOp::create(rewriter, loc, type, unsafe,
-                                       splat(APInt(width, 1)), y);
-    Value quotient = tvm::DivideOp::create(rewriter, loc, type, x, safeY);
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, isZero, allOnes,
+    Value allOnes = splatConstant(
+        rewriter, loc, type,
+        rewriter.getIntegerAttr(intType, APInt::getAllOnes(intType.getWidth())));
+    SafeDivisor safe =
+        makeSafeDivisor(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
+    Value quotient = tvm::DivideOp::create(rewriter, loc, type, adaptor.getLhs(),
+                                           safe.divisor);
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, safe.isZero, allOnes,
                                               quotient);
     return success();
   }
@@ -248,29 +265,9 @@ struct RemainderConversion : OpConversionPattern<stablehlo::RemOp> {
                                                  TypeAttr::get(element));
       return success();
     }
-    Location loc = op.getLoc();
-    unsigned width = intType.getWidth();
-    auto boolType = type.clone(rewriter.getI1Type());
-    auto splat = [&](const APInt &value) {
-      return splatConstant(rewriter, loc, type,
-                           rewriter.getIntegerAttr(intType, value));
-    };
-    Value isZero = tvm::EqualOp::create(rewriter, loc, boolType, y,
-                                        splat(APInt::getZero(width)));
-    Value unsafe = isZero;
-    if (!intType.isUnsigned()) {
-      Value overflow = tvm::LogicalAndOp::create(
-          rewriter, loc, boolType,
-          tvm::EqualOp::create(rewriter, loc, boolType, x,
-                               splat(APInt::getSignedMinValue(width))),
-          tvm::EqualOp::create(rewriter, loc, boolType, y,
-                               splat(APInt::getAllOnes(width))));
-      unsafe = tvm::LogicalOrOp::create(rewriter, loc, boolType, isZero, overflow);
-    }
-    Value safeY = tvm::WhereOp::create(rewriter, loc, type, unsafe,
-                                       splat(APInt(width, 1)), y);
-    Value rem = tvm::ModOp::create(rewriter, loc, type, x, safeY);
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, isZero, x, rem);
+    SafeDivisor safe = makeSafeDivisor(rewriter, op.getLoc(), x, y);
+    Value rem = tvm::ModOp::create(rewriter, op.getLoc(), type, x, safe.divisor);
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, safe.isZero, x, rem);
     return success();
   }
 };
