@@ -249,3 +249,20 @@ def test_convolution(lhs_shape, rhs_shape, kwargs):
         return jax.lax.conv_general_dilated(x, w, **kwargs)
 
     assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)
+
+
+def test_math_decompositions():
+    x = np.array([-2.5, -0.5, -1e-8, -0.0, 0.0, 1e-8, 0.5, 1.5, 2.5, 30.0, -30.0, np.inf, -np.inf, np.nan], np.float32)
+
+    def f(x):
+        return (
+            jnp.expm1(x),
+            jnp.log1p(jnp.abs(x)),
+            jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO),
+            jnp.sign(x),
+            jnp.cbrt(x),
+            jnp.power(jnp.abs(x), 1.7),
+            jnp.isinf(x),
+        )
+
+    assert_matches_jax(f, x, rtol=2e-6, atol=0)

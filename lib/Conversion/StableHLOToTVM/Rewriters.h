@@ -18,6 +18,7 @@ void populateDotGeneralPatterns(MLIRContext *context,
 void populateReducePatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
+void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
 
 /// True for the element types a TVM tensor can hold (everything but complex).
 bool isTVMElementType(Type type);

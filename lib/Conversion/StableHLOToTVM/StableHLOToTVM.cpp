@@ -45,6 +45,7 @@ struct ConvertStableHLOToTVMPass
     populateDotGeneralPatterns(context, patterns);
     populateReducePatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
+    populateMathPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -71,7 +71,7 @@ def TVM_ErfOp : TVM_UnaryOp<"erf">;
 def TVM_FloorOp : TVM_UnaryOp<"floor">;
 def TVM_CeilOp : TVM_UnaryOp<"ceil">;
 def TVM_RoundOp : TVM_UnaryOp<"round">;
-def TVM_SignOp : TVM_UnaryOp<"sign">;
+def TVM_TruncOp : TVM_UnaryOp<"trunc">;
 def TVM_BitwiseNotOp : TVM_UnaryOp<"bitwise_not">;
 
 // Binary elementwise (operands already have the result's shape).

@@ -1,0 +1,73 @@
+// Math functions Relax lacks, as formulas over the operators it has.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// expm1 corrects (exp(x) - 1) by x / log(exp(x)); where exp(x) rounds to 1
+// the answer is x itself.
+// CHECK-LABEL: func @expm1
+func.func @expm1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[U:.*]] = tvm.exp %arg0
+  // CHECK: %[[UM1:.*]] = tvm.subtract %[[U]]
+  // CHECK: %[[NUM:.*]] = tvm.multiply %[[UM1]], %arg0
+  // CHECK: %[[LOG:.*]] = tvm.log %[[U]]
+  // CHECK: tvm.divide %[[NUM]], %[[LOG]]
+  // CHECK: %[[IS1:.*]] = tvm.equal %[[U]]
+  // CHECK: tvm.where %[[IS1]], %arg0
+  %0 = stablehlo.exponential_minus_one %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @log1p_half
+func.func @log1p_half(%x: tensor<4xf16>) -> tensor<4xf16> {
+  // CHECK: %[[W:.*]] = tvm.astype %arg0 {dtype = f32}
+  // CHECK: %[[U:.*]] = tvm.add %{{.*}}, %[[W]]
+  // CHECK: tvm.log %[[U]]
+  // CHECK: tvm.astype %{{.*}} {dtype = f16} : (tensor<4xf32>) -> tensor<4xf16>
+  %0 = stablehlo.log_plus_one %x : tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+// Ties round away from zero: trunc(x) + sign(x) where |x - trunc(x)| = 0.5.
+// CHECK-LABEL: func @round_afz
+func.func @round_afz(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // CHECK: %[[T:.*]] = tvm.trunc %arg0
+  // CHECK: %[[D:.*]] = tvm.subtract %arg0, %[[T]]
+  // CHECK: %[[F:.*]] = tvm.abs %[[D]]
+  // CHECK: %[[TIE:.*]] = tvm.equal %[[F]]
+  // CHECK: %[[AWAY:.*]] = tvm.add %[[T]]
+  // CHECK: %[[R:.*]] = tvm.round %arg0
+  // CHECK: tvm.where %[[TIE]], %[[AWAY]], %[[R]]
+  %0 = stablehlo.round_nearest_afz %x : tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// sign returns zeros and NaN as they are.
+// CHECK-LABEL: func @sign
+func.func @sign(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  // CHECK: %[[NEG:.*]] = tvm.less %arg0
+  // CHECK: %[[A:.*]] = tvm.where %[[NEG]], %{{.*}}, %arg0
+  // CHECK: %[[POS:.*]] = tvm.greater %arg0
+  // CHECK: tvm.where %[[POS]], %{{.*}}, %[[A]]
+  %0 = stablehlo.sign %x : tensor<4xf32>
+  // CHECK: tvm.less %arg1
+  %1 = stablehlo.sign %i : tensor<4xi32>
+  return %0, %1 : tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @is_inf
+func.func @is_inf(%x: tensor<4xbf16>) -> (tensor<4xi1>, tensor<4xi1>) {
+  // CHECK: %[[A:.*]] = tvm.abs %arg0
+  // CHECK: %[[INF:.*]] = tvm.constant dense<0x7F80> : tensor<bf16>
+  // CHECK: tvm.equal %[[A]]
+  %0 = chlo.is_inf %x : tensor<4xbf16> -> tensor<4xi1>
+  // CHECK: tvm.constant dense<0xFF80> : tensor<bf16>
+  %1 = chlo.is_neg_inf %x : tensor<4xbf16> -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
