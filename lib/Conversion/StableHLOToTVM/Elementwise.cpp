@@ -83,9 +83,8 @@ struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
   }
 };
 
-/// Transcendental functions on f16/bf16 compute in f32 and round back, as
-/// XLA does: TVM has no half-precision versions of most of them, and f32
-/// rounds the result correctly more often.
+/// Transcendental functions: on f16/bf16 they compute in f32 and round back
+/// (computeHalfInF32).
 template <typename SrcOp, typename DstOp>
 struct TranscendentalConversion : OpConversionPattern<SrcOp> {
   using OpConversionPattern<SrcOp>::OpConversionPattern;
@@ -95,28 +94,14 @@ struct TranscendentalConversion : OpConversionPattern<SrcOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
-    auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    Type element = operandType.getElementType();
-    if (!element.isF16() && !element.isBF16()) {
-      rewriter.replaceOpWithNewOp<DstOp>(op, resultType, adaptor.getOperands());
-      return success();
-    }
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    SmallVector<Value> wide;
-    for (Value operand : adaptor.getOperands())
-      wide.push_back(tvm::AsTypeOp::create(rewriter, loc,
-                                           operandType.clone(f32), operand,
-                                           TypeAttr::get(f32)));
-    Type wideResultElement =
-        resultType.getElementType() == element ? f32 : resultType.getElementType();
-    Value result = DstOp::create(rewriter, loc,
-                                 resultType.clone(wideResultElement), wide);
-    if (wideResultElement != resultType.getElementType())
-      result = tvm::AsTypeOp::create(rewriter, loc, resultType, result,
-                                     TypeAttr::get(resultType.getElementType()));
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(),
+                             resultType,
+                             [&](ValueRange operands, RankedTensorType type) {
+                               return DstOp::create(rewriter, op.getLoc(), type,
+                                                    operands);
+                             }));
     return success();
   }
 };
@@ -248,21 +233,13 @@ struct RemainderConversion : OpConversionPattern<stablehlo::RemOp> {
     Value x = adaptor.getLhs(), y = adaptor.getRhs();
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType) {
-      Type element = type.getElementType();
-      if (!element.isF16() && !element.isBF16()) {
-        rewriter.replaceOpWithNewOp<tvm::ModOp>(op, type, x, y);
-        return success();
-      }
-      // TVM has no half-precision fmod; f32 computes it exactly.
-      Location loc = op.getLoc();
-      Type f32 = rewriter.getF32Type();
-      auto wide = type.clone(f32);
-      Value rem = tvm::ModOp::create(
-          rewriter, loc, wide,
-          tvm::AsTypeOp::create(rewriter, loc, wide, x, TypeAttr::get(f32)),
-          tvm::AsTypeOp::create(rewriter, loc, wide, y, TypeAttr::get(f32)));
-      rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, type, rem,
-                                                 TypeAttr::get(element));
+      rewriter.replaceOp(
+          op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(),
+                               type, [&](ValueRange operands,
+                                         RankedTensorType wideType) {
+                                 return tvm::ModOp::create(rewriter, op.getLoc(),
+                                                           wideType, operands);
+                               }));
       return success();
     }
     SafeDivisor safe = makeSafeDivisor(rewriter, op.getLoc(), x, y);

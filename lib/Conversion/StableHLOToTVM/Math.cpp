@@ -146,19 +146,12 @@ struct FloatMathConversion : OpConversionPattern<SrcOp> {
     if (!isa<FloatType>(element) || !hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "not a float tensor");
     Location loc = op.getLoc();
-    Value x = adaptor.getOperand();
-    bool narrow = element.isF16() || element.isBF16();
-    RankedTensorType computeType = type;
-    if (narrow) {
-      computeType = type.clone(rewriter.getF32Type());
-      x = tvm::AsTypeOp::create(rewriter, loc, computeType, x,
-                                TypeAttr::get(rewriter.getF32Type()));
-    }
-    MathBuilder m{rewriter, loc, computeType};
-    Value result = Emit(m, x);
-    if (narrow)
-      result = tvm::AsTypeOp::create(rewriter, loc, type, result,
-                                     TypeAttr::get(element));
+    Value result = computeHalfInF32(
+        rewriter, loc, adaptor.getOperands(), type,
+        [&](ValueRange operands, RankedTensorType computeType) {
+          MathBuilder m{rewriter, loc, computeType};
+          return Emit(m, operands.front());
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -204,20 +197,12 @@ struct FloatPowerConversion : OpConversionPattern<stablehlo::PowOp> {
     Type element = type.getElementType();
     if (!isa<FloatType>(element) || !hasTVMTypes(op))
       return rewriter.notifyMatchFailure(op, "not a float power");
-    Location loc = op.getLoc();
-    Value x = adaptor.getLhs(), y = adaptor.getRhs();
-    if (!element.isF16() && !element.isBF16()) {
-      rewriter.replaceOpWithNewOp<tvm::PowerOp>(op, type, x, y);
-      return success();
-    }
-    Type f32 = rewriter.getF32Type();
-    auto wide = type.clone(f32);
-    Value result = tvm::PowerOp::create(
-        rewriter, loc, wide,
-        tvm::AsTypeOp::create(rewriter, loc, wide, x, TypeAttr::get(f32)),
-        tvm::AsTypeOp::create(rewriter, loc, wide, y, TypeAttr::get(f32)));
-    rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, type, result,
-                                               TypeAttr::get(element));
+    rewriter.replaceOp(
+        op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(), type,
+                             [&](ValueRange operands, RankedTensorType wideType) {
+                               return tvm::PowerOp::create(
+                                   rewriter, op.getLoc(), wideType, operands);
+                             }));
     return success();
   }
 };

@@ -52,6 +52,15 @@ Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values);
 Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
                      int64_t axis, ArrayRef<int64_t> shape);
 
+/// `build(operands, resultType)`, computed on f32 copies of f16/bf16 operands
+/// and rounded back to the half type (TVM lacks most half-precision math and
+/// f32 rounds correctly more often, as XLA does); other types pass through.
+/// Results of another element type (is_finite's i1) are not rounded.
+Value computeHalfInF32(
+    OpBuilder &builder, Location loc, ValueRange operands,
+    RankedTensorType resultType,
+    llvm::function_ref<Value(ValueRange, RankedTensorType)> build);
+
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);

@@ -77,6 +77,28 @@ Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
   return broadcastTo(builder, loc, reshapeTo(builder, loc, vector, unit), shape);
 }
 
+Value computeHalfInF32(
+    OpBuilder &builder, Location loc, ValueRange operands,
+    RankedTensorType resultType,
+    llvm::function_ref<Value(ValueRange, RankedTensorType)> build) {
+  Type element =
+      cast<RankedTensorType>(operands.front().getType()).getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return build(operands, resultType);
+  Type f32 = builder.getF32Type();
+  SmallVector<Value> wide;
+  for (Value operand : operands) {
+    auto type = cast<RankedTensorType>(operand.getType()).clone(f32);
+    wide.push_back(tvm::AsTypeOp::create(builder, loc, type, operand,
+                                         TypeAttr::get(f32)));
+  }
+  if (resultType.getElementType() != element)
+    return build(wide, resultType);
+  Value result = build(wide, resultType.clone(f32));
+  return tvm::AsTypeOp::create(builder, loc, resultType, result,
+                               TypeAttr::get(element));
+}
+
 Value isNaN(OpBuilder &builder, Location loc, Value value) {
   auto boolType =
       cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());
