@@ -294,14 +294,18 @@ struct DynamicUpdateSliceConversion
                              rewriter.getI64IntegerAttr(v));
       };
       auto vecBool = vecType.clone(rewriter.getI1Type());
-      Value inside = tvm::LogicalAndOp::create(
-          rewriter, loc, vecBool,
-          tvm::GreaterEqualOp::create(rewriter, loc, vecBool, offset, bound(0)),
-          tvm::LessOp::create(rewriter, loc, vecBool, offset, bound(size)));
-      Value source = tvm::MinimumOp::create(
-          rewriter, loc, vecType,
-          tvm::MaximumOp::create(rewriter, loc, vecType, offset, bound(0)),
-          bound(size - 1));
+      Value zero = bound(0);
+      Value end = bound(size);
+      Value last = bound(size - 1);
+      Value afterStart =
+          tvm::GreaterEqualOp::create(rewriter, loc, vecBool, offset, zero);
+      Value beforeEnd = tvm::LessOp::create(rewriter, loc, vecBool, offset, end);
+      Value inside = tvm::LogicalAndOp::create(rewriter, loc, vecBool,
+                                               afterStart, beforeEnd);
+      Value nonNegative =
+          tvm::MaximumOp::create(rewriter, loc, vecType, offset, zero);
+      Value source =
+          tvm::MinimumOp::create(rewriter, loc, vecType, nonNegative, last);
       auto spreadType = cast<RankedTensorType>(spread.getType());
       SmallVector<int64_t> shape(spreadType.getShape());
       shape[axis] = dim;

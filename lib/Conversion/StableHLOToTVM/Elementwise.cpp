@@ -190,31 +190,37 @@ struct ShiftConversion : OpConversionPattern<SrcOp> {
     };
     Value x = adaptor.getLhs(), amount = adaptor.getRhs();
     auto boolType = type.clone(rewriter.getI1Type());
-    Value outOfRange = tvm::GreaterEqualOp::create(
-        rewriter, loc, boolType, cast(amount, unsignedType),
-        splat(unsignedType, width));
-    Value result;
+    // Named statements: the emitted op order must not depend on the order in
+    // which C++ evaluates call arguments.
+    Value unsignedAmount = cast(amount, unsignedType);
+    Value widthValue = splat(unsignedType, width);
+    Value outOfRange = tvm::GreaterEqualOp::create(rewriter, loc, boolType,
+                                                   unsignedAmount, widthValue);
     if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftRightArithmeticOp>) {
       // Shifting by width - 1 gives the sign fill.
-      Value safe = tvm::WhereOp::create(rewriter, loc, type, outOfRange,
-                                        splat(type, width - 1), amount);
-      Value shifted = tvm::RightShiftOp::create(
-          rewriter, loc, signedType, cast(x, signedType), cast(safe, signedType));
+      Value signFill = splat(type, width - 1);
+      Value safe =
+          tvm::WhereOp::create(rewriter, loc, type, outOfRange, signFill, amount);
+      Value signedX = cast(x, signedType);
+      Value signedSafe = cast(safe, signedType);
+      Value shifted = tvm::RightShiftOp::create(rewriter, loc, signedType,
+                                                signedX, signedSafe);
       rewriter.replaceOp(op, cast(shifted, type));
       return success();
-    } else {
-      Value safe = tvm::WhereOp::create(rewriter, loc, type, outOfRange,
-                                        splat(type, 0), amount);
-      if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftLeftOp>)
-        result = tvm::LeftShiftOp::create(rewriter, loc, type, x, safe);
-      else
-        result = cast(tvm::RightShiftOp::create(rewriter, loc, unsignedType,
-                                                cast(x, unsignedType),
-                                                cast(safe, unsignedType)),
-                      type);
     }
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, outOfRange,
-                                              splat(type, 0), result);
+    Value zero = splat(type, 0);
+    Value safe = tvm::WhereOp::create(rewriter, loc, type, outOfRange, zero, amount);
+    Value result;
+    if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftLeftOp>) {
+      result = tvm::LeftShiftOp::create(rewriter, loc, type, x, safe);
+    } else {
+      Value unsignedX = cast(x, unsignedType);
+      Value unsignedSafe = cast(safe, unsignedType);
+      result = cast(tvm::RightShiftOp::create(rewriter, loc, unsignedType,
+                                              unsignedX, unsignedSafe),
+                    type);
+    }
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, outOfRange, zero, result);
     return success();
   }
 };

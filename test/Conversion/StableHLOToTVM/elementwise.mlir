@@ -231,3 +231,28 @@ func.func @trigonometry(%x: tensor<4xf32>) -> tensor<4xf32> {
   %6 = stablehlo.atan2 %5, %x : tensor<4xf32>
   return %6 : tensor<4xf32>
 }
+
+// -----
+
+// Shifts by amounts outside [0, width) give 0, or the sign fill for the
+// arithmetic right shift; logical right shifts of signed values shift the
+// unsigned bits.
+// CHECK-LABEL: func @shifts
+func.func @shifts(%x: tensor<4xi32>, %s: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  // CHECK: %[[US:.*]] = tvm.astype %arg1 {dtype = ui32}
+  // CHECK: %[[OOR:.*]] = tvm.greater_equal %[[US]], %{{.*}} : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
+  // CHECK: %[[SAFE:.*]] = tvm.where %[[OOR]], %{{.*}}, %arg1
+  // CHECK: %[[L:.*]] = tvm.left_shift %arg0, %[[SAFE]]
+  // CHECK: tvm.where %[[OOR]], %{{.*}}, %[[L]]
+  %0 = stablehlo.shift_left %x, %s : tensor<4xi32>
+  // CHECK: %[[UX:.*]] = tvm.astype %arg0 {dtype = ui32}
+  // CHECK: %[[R:.*]] = tvm.right_shift %[[UX]], %{{.*}} : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  // CHECK: tvm.astype %[[R]] {dtype = i32}
+  %1 = stablehlo.shift_right_logical %x, %s : tensor<4xi32>
+  // CHECK: %[[C31:.*]] = tvm.constant dense<31> : tensor<i32>
+  // CHECK: %[[FILL:.*]] = tvm.broadcast_to %[[C31]] {shape = array<i64: 4>}
+  // CHECK: %[[ASAFE:.*]] = tvm.where %{{.*}}, %[[FILL]], %arg1
+  // CHECK: tvm.right_shift %arg0, %[[ASAFE]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = stablehlo.shift_right_arithmetic %x, %s : tensor<4xi32>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}
