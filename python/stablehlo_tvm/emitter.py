@@ -136,12 +136,17 @@ def emit_function(bb, function: dict) -> None:
                 else:
                     expr = _relax_op(relax_name)(*operands, **attributes)
                 results = op["results"]
-                if len(results) != 1:
-                    raise EmitError(f"{where}: expected one result, got {len(results)}")
-                value_id, type_info = results[0]
                 var = bb.emit(expr)
-                _check_type(var, type_info, where)
-                values[value_id] = var
+                if len(results) == 1:
+                    value_id, type_info = results[0]
+                    _check_type(var, type_info, where)
+                    values[value_id] = var
+                    continue
+                # Several results: the Relax operator returns them as a tuple.
+                for index, (value_id, type_info) in enumerate(results):
+                    item = bb.emit(relax.TupleGetItem(var, index))
+                    _check_type(item, type_info, where)
+                    values[value_id] = item
             outputs = [values[i] for i in function["returns"]]
             result = outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
             out = bb.emit_output(result)

@@ -266,3 +266,14 @@ def test_math_decompositions():
         )
 
     assert_matches_jax(f, x, rtol=2e-6, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint32"])
+def test_top_k(dtype):
+    (x,) = random_args([((4, 9), dtype)], seed=5)
+    x[0, :3] = x[0, 3]  # ties keep the lower index first
+
+    def f(x):
+        return jax.lax.top_k(x, 3)
+
+    assert_matches_jax(f, x)

@@ -1,6 +1,7 @@
 //===- DataMovement.cpp - Constants, shapes and slices to Relax -----------===//
 
 #include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
@@ -328,6 +329,52 @@ struct DynamicUpdateSliceConversion
   }
 };
 
+/// chlo.top_k: the k largest along the last axis, ties by lower index.
+struct TopKConversion : OpConversionPattern<chlo::TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(chlo::TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getOperand().getType());
+    auto valuesType = cast<RankedTensorType>(op.getValues().getType());
+    Type indexType = op.getIndices().getType().getElementType();
+    // TVM's topk sorts 32/64-bit signed integers and floats; narrower or
+    // unsigned integers are widened exactly (uint64 has no exact wider type).
+    Value data = adaptor.getOperand();
+    Type element = type.getElementType();
+    Type sortType = element;
+    if (auto intType = dyn_cast<IntegerType>(element)) {
+      unsigned width = intType.getWidth();
+      if (intType.isUnsigned() && width == 64)
+        return rewriter.notifyMatchFailure(op, "top_k of uint64");
+      if (width == 1)
+        return rewriter.notifyMatchFailure(op, "top_k of i1");
+      if (intType.isUnsigned() || width < 32)
+        sortType = rewriter.getIntegerType(intType.isUnsigned() && width == 32
+                                               ? 64
+                                               : std::max(width, 32u));
+    }
+    if (sortType != element)
+      data = tvm::AsTypeOp::create(rewriter, loc, type.clone(sortType), data,
+                                   TypeAttr::get(sortType));
+    auto topk = tvm::TopKOp::create(
+        rewriter, loc, valuesType.clone(sortType), op.getIndices().getType(),
+        data, rewriter.getI64IntegerAttr(op.getK()),
+        rewriter.getI64IntegerAttr(type.getRank() - 1),
+        rewriter.getStringAttr("both"), rewriter.getBoolAttr(true),
+        TypeAttr::get(indexType));
+    Value values = topk.getValues();
+    if (sortType != element)
+      values = tvm::AsTypeOp::create(rewriter, loc, valuesType, values,
+                                     TypeAttr::get(element));
+    rewriter.replaceOp(op, {values, topk.getIndices()});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDataMovementPatterns(MLIRContext *context,
@@ -335,7 +382,8 @@ void populateDataMovementPatterns(MLIRContext *context,
   patterns.add<ConstantConversion, IotaConversion, BroadcastInDimConversion,
                ReshapeConversion, TransposeConversion, SliceConversion,
                ConcatenateConversion, ReverseConversion, PadConversion,
-               DynamicSliceConversion, DynamicUpdateSliceConversion>(context);
+               DynamicSliceConversion, DynamicUpdateSliceConversion,
+               TopKConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -89,3 +89,17 @@ func.func @concatenate(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>) -> tensor<2x4xf
   %0 = stablehlo.concatenate %x, %y, dim = 1 : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// chlo.top_k is Relax's topk along the last axis; narrow integers widen.
+// CHECK-LABEL: func @top_k
+func.func @top_k(%x: tensor<3x6xf32>, %i: tensor<6xi16>) -> (tensor<3x2xf32>, tensor<3x2xi32>, tensor<2xi16>) {
+  // CHECK: %[[V:.*]], %[[I:.*]] = tvm.topk %arg0 {axis = 1 : i64, dtype = i32, k = 2 : i64, largest = true, ret_type = "both"} : (tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+  %values, %indices = chlo.top_k(%x, k = 2) : tensor<3x6xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
+  // CHECK: %[[W:.*]] = tvm.astype %arg1 {dtype = i32} : (tensor<6xi16>) -> tensor<6xi32>
+  // CHECK: %[[WV:.*]], %{{.*}} = tvm.topk %[[W]]
+  // CHECK: tvm.astype %[[WV]] {dtype = i16} : (tensor<2xi32>) -> tensor<2xi16>
+  %v2, %i2 = chlo.top_k(%i, k = 2) : tensor<6xi16> -> (tensor<2xi16>, tensor<2xi32>)
+  return %values, %indices, %v2 : tensor<3x2xf32>, tensor<3x2xi32>, tensor<2xi16>
+}

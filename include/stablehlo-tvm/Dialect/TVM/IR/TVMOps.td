@@ -211,6 +211,18 @@ def TVM_Conv1DOp : TVM_ConvOp<"nn.conv1d">;
 def TVM_Conv2DOp : TVM_ConvOp<"nn.conv2d">;
 def TVM_Conv3DOp : TVM_ConvOp<"nn.conv3d">;
 
+// Sorting.
+def TVM_TopKOp : TVM_PlainOp<"topk"> {
+  let summary = "relax.op.topk(data, k, axis, ret_type, largest, dtype): (values, indices)";
+  let description = [{
+    Ties keep the lower index first; the Relax result is a tuple, taken apart
+    by the emitter.
+  }];
+  let arguments = (ins TVM_Tensor:$data, I64Attr:$k, I64Attr:$axis,
+                       StrAttr:$ret_type, BoolAttr:$largest, TypeAttr:$dtype);
+  let results = (outs TVM_Tensor:$values, RankedTensorOf<[AnyInteger]>:$indices);
+}
+
 // Reductions.
 def TVM_SumOp : TVM_ReduceOp<"sum">;
 def TVM_ProdOp : TVM_ReduceOp<"prod">;
