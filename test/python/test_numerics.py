@@ -277,3 +277,14 @@ def test_top_k(dtype):
         return jax.lax.top_k(x, 3)
 
     assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint64"])
+def test_bit_counts(dtype):
+    info = np.iinfo(dtype)
+    x = np.array([0, 1, 2, 3, 5, info.max, info.min, info.max // 3, 1 << (info.bits - 2)], dtype)
+
+    def f(x):
+        return jax.lax.population_count(x), jax.lax.clz(x)
+
+    assert_matches_jax(f, x)

@@ -4,7 +4,8 @@
 // accuracy the corpus asks for (3 ULP): expm1 and log1p use the exact
 // corrections of Kahan/Goldberg rather than exp(x) - 1 and log(1 + x);
 // round_nearest_afz fixes up round-half-even at exact ties; sign returns its
-// operand for zeros and NaN. Half-precision operands compute in f32.
+// operand for zeros and NaN; popcnt and count_leading_zeros are bit tricks on
+// the unsigned bits. Half-precision operands compute in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +122,77 @@ Value emitCbrt(MathBuilder &m, Value x) {
   return m.select(isZero, x, result);
 }
 
+/// Set bits of an unsigned integer, by the SWAR sums of pairs, nibbles,
+/// bytes, ...: a few shifts, ands and adds, no lookup.
+Value emitPopcount(MathBuilder &m, Value x, unsigned width) {
+  Value result = x;
+  for (unsigned step = 1; step < width; step *= 2) {
+    // Bits of each 2*step-wide field: low half plus high half.
+    APInt pattern(width, 0);
+    for (unsigned bit = 0; bit < width; bit += 2 * step)
+      pattern.setBits(bit, bit + step);
+    Value fieldMask = splatConstant(
+        m.b, m.loc, m.type,
+        m.b.getIntegerAttr(m.type.getElementType(), pattern));
+    Value shift = splatConstant(
+        m.b, m.loc, m.type, m.b.getIntegerAttr(m.type.getElementType(), step));
+    Value low = m.binary<tvm::BitwiseAndOp>(result, fieldMask);
+    Value shifted = m.binary<tvm::RightShiftOp>(result, shift);
+    Value high = m.binary<tvm::BitwiseAndOp>(shifted, fieldMask);
+    result = m.binary<tvm::AddOp>(low, high);
+  }
+  return result;
+}
+
+/// Leading zeros: smear the highest set bit right, then count the zeros left.
+Value emitLeadingZeros(MathBuilder &m, Value x, unsigned width) {
+  Value smeared = x;
+  for (unsigned step = 1; step < width; step *= 2) {
+    Value shift = splatConstant(
+        m.b, m.loc, m.type, m.b.getIntegerAttr(m.type.getElementType(), step));
+    Value shifted = m.binary<tvm::RightShiftOp>(smeared, shift);
+    smeared = m.binary<tvm::BitwiseOrOp>(smeared, shifted);
+  }
+  Value ones = emitPopcount(m, smeared, width);
+  Value total = splatConstant(
+      m.b, m.loc, m.type, m.b.getIntegerAttr(m.type.getElementType(), width));
+  return m.binary<tvm::SubtractOp>(total, ones);
+}
+
+/// popcnt and count_leading_zeros on integers, computed on the unsigned bits.
+template <typename SrcOp>
+struct BitCountConversion : OpConversionPattern<SrcOp> {
+  using OpConversionPattern<SrcOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "not an integer tensor");
+    Location loc = op.getLoc();
+    unsigned width = intType.getWidth();
+    auto unsignedType = type.clone(
+        IntegerType::get(rewriter.getContext(), width, IntegerType::Unsigned));
+    Value x = adaptor.getOperand();
+    if (!intType.isUnsigned())
+      x = tvm::AsTypeOp::create(rewriter, loc, unsignedType, x,
+                                TypeAttr::get(unsignedType.getElementType()));
+    MathBuilder m{rewriter, loc, unsignedType};
+    Value result;
+    if constexpr (std::is_same_v<SrcOp, stablehlo::PopulationCountOp>)
+      result = emitPopcount(m, x, width);
+    else
+      result = emitLeadingZeros(m, x, width);
+    if (!intType.isUnsigned())
+      result = tvm::AsTypeOp::create(rewriter, loc, type, result,
+                                     TypeAttr::get(intType));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 enum class InfKind { Any, Positive, Negative };
 
 template <InfKind kind>
@@ -218,7 +290,9 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
                FloatPowerConversion,
                IsInfConversion<chlo::IsInfOp, InfKind::Any>,
                IsInfConversion<chlo::IsPosInfOp, InfKind::Positive>,
-               IsInfConversion<chlo::IsNegInfOp, InfKind::Negative>>(context);
+               IsInfConversion<chlo::IsNegInfOp, InfKind::Negative>,
+               BitCountConversion<PopulationCountOp>,
+               BitCountConversion<ClzOp>>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -71,3 +71,23 @@ func.func @is_inf(%x: tensor<4xbf16>) -> (tensor<4xi1>, tensor<4xi1>) {
   %1 = chlo.is_neg_inf %x : tensor<4xbf16> -> tensor<4xi1>
   return %0, %1 : tensor<4xi1>, tensor<4xi1>
 }
+
+// -----
+
+// popcnt sums bits in ever wider fields; count_leading_zeros smears the top
+// bit down and counts what is left. Signed values count their unsigned bits.
+// CHECK-LABEL: func @bit_counts
+func.func @bit_counts(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>) {
+  // CHECK: %[[U:.*]] = tvm.astype %arg0 {dtype = ui8}
+  // CHECK: tvm.constant dense<85> : tensor<ui8>
+  // CHECK: tvm.bitwise_and %[[U]]
+  // CHECK: tvm.right_shift %[[U]]
+  // CHECK: tvm.constant dense<51> : tensor<ui8>
+  // CHECK: tvm.constant dense<15> : tensor<ui8>
+  // CHECK: tvm.astype %{{.*}} {dtype = i8} : (tensor<4xui8>) -> tensor<4xi8>
+  %0 = stablehlo.popcnt %x : tensor<4xi8>
+  // CHECK: tvm.bitwise_or
+  // CHECK: tvm.subtract
+  %1 = stablehlo.count_leading_zeros %x : tensor<4xi8>
+  return %0, %1 : tensor<4xi8>, tensor<4xi8>
+}
