@@ -364,7 +364,7 @@ ParseResult parseConvolutionDimensions(AsmParser &parser,
     int64_t position = 0;
     if (parser.parseCommaSeparatedList(
             AsmParser::Delimiter::Square, [&]() -> ParseResult {
-              int64_t index;
+              int64_t index = 0;
               OptionalParseResult number = parser.parseOptionalInteger(index);
               if (number.has_value()) {
                 if (failed(*number))
