@@ -16,21 +16,12 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-SmallVector<int64_t> permuted(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> result;
-  for (int64_t p : perm)
-    result.push_back(shape[p]);
-  return result;
-}
-
-struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::ConvolutionOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::ConvolutionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     if (op.getBatchGroupCount() != 1)
       return rewriter.notifyMatchFailure(op, "batch_group_count > 1");
     auto dims = op.getDimensionNumbers();
@@ -108,7 +99,7 @@ struct ConvolutionConversion : OpConversionPattern<stablehlo::ConvolutionOp> {
                                   dims.getOutputFeatureDimension()};
     llvm::append_range(outOrder, dims.getOutputSpatialDimensions());
     auto convType = RankedTensorType::get(
-        permuted(resultType.getShape(), outOrder), element);
+        permutedShape(resultType.getShape(), outOrder), element);
     TypeAttr outDtype;
     if (cast<RankedTensorType>(lhs.getType()).getElementType() != element)
       outDtype = TypeAttr::get(element);

@@ -12,24 +12,6 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-/// A shorthand for patterns that only accept TVM-representable types.
-template <typename Op>
-struct TVMTypedPattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  using OpAdaptor = typename Op::Adaptor;
-
-  LogicalResult
-  matchAndRewrite(Op op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
-    return rewrite(op, adaptor, rewriter);
-  }
-
-  virtual LogicalResult rewrite(Op op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const = 0;
-};
-
 struct ConstantConversion : TVMTypedPattern<stablehlo::ConstantOp> {
   using TVMTypedPattern::TVMTypedPattern;
   LogicalResult rewrite(stablehlo::ConstantOp op, OpAdaptor,
@@ -330,13 +312,11 @@ struct DynamicUpdateSliceConversion
 };
 
 /// chlo.top_k: the k largest along the last axis, ties by lower index.
-struct TopKConversion : OpConversionPattern<chlo::TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TopKConversion : TVMTypedPattern<chlo::TopKOp> {
+  using TVMTypedPattern::TVMTypedPattern;
   LogicalResult
-  matchAndRewrite(chlo::TopKOp op, OpAdaptor adaptor,
+  rewrite(chlo::TopKOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getOperand().getType());
     auto valuesType = cast<RankedTensorType>(op.getValues().getType());

@@ -32,14 +32,12 @@ SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch,
   return dims;
 }
 
-struct DotGeneralConversion : OpConversionPattern<stablehlo::DotGeneralOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::DotGeneralOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::DotGeneralOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
     auto resultType = op.getType();

@@ -58,16 +58,16 @@ SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
 
 /// Integer division as XLA defines the cases StableHLO leaves open: x / 0 is
 /// -1 (all bits set) and INT_MIN / -1 is INT_MIN.
-struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
+struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
   IntegerDivideConversion(MLIRContext *context)
-      : OpConversionPattern(context, /*benefit=*/2) {}
+      : TVMTypedPattern(context, /*benefit=*/2) {}
 
   LogicalResult
-  matchAndRewrite(stablehlo::DivOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::DivOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
     auto intType = dyn_cast<IntegerType>(type.getElementType());
-    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+    if (!intType || intType.getWidth() == 1)
       return rewriter.notifyMatchFailure(op, "not an integer division");
     Location loc = op.getLoc();
     Value allOnes = splatConstant(
@@ -86,14 +86,12 @@ struct IntegerDivideConversion : OpConversionPattern<stablehlo::DivOp> {
 /// Transcendental functions: on f16/bf16 they compute in f32 and round back
 /// (computeHalfInF32).
 template <typename SrcOp, typename DstOp>
-struct TranscendentalConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct TranscendentalConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     rewriter.replaceOp(
         op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(),
@@ -123,15 +121,15 @@ Value emitMinMax(OpBuilder &builder, Location loc, Value x, Value y) {
 }
 
 template <typename SrcOp, typename DstOp>
-struct FloatMinMaxConversion : OpConversionPattern<SrcOp> {
+struct FloatMinMaxConversion : TVMTypedPattern<SrcOp> {
   FloatMinMaxConversion(MLIRContext *context)
-      : OpConversionPattern<SrcOp>(context, /*benefit=*/2) {}
+      : TVMTypedPattern<SrcOp>(context, /*benefit=*/2) {}
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    if (!isa<FloatType>(type.getElementType()) || !hasTVMTypes(op))
+    if (!isa<FloatType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a float min/max");
     rewriter.replaceOp(op, emitMinMax<DstOp>(rewriter, op.getLoc(),
                                              adaptor.getLhs(), adaptor.getRhs()));
@@ -141,13 +139,13 @@ struct FloatMinMaxConversion : OpConversionPattern<SrcOp> {
 
 /// clamp(min, x, max) = minimum(maximum(x, min), max); scalar bounds
 /// broadcast.
-struct ClampConversion : OpConversionPattern<stablehlo::ClampOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::ClampOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::ClampOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op) || op.getType().getElementType().isInteger(1))
+    if (op.getType().getElementType().isInteger(1))
       return rewriter.notifyMatchFailure(op, "element type unsupported");
     Location loc = op.getLoc();
     ArrayRef<int64_t> shape = op.getType().getShape();
@@ -163,15 +161,15 @@ struct ClampConversion : OpConversionPattern<stablehlo::ClampOp> {
 /// or the sign fill (arithmetic right); the hardware shifts would wrap the
 /// amount instead. Logical shifts of signed integers shift the unsigned bits.
 template <typename SrcOp>
-struct ShiftConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct ShiftConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto intType = dyn_cast<IntegerType>(type.getElementType());
-    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+    if (!intType || intType.getWidth() == 1)
       return rewriter.notifyMatchFailure(op, "not an integer shift");
     Location loc = op.getLoc();
     unsigned width = intType.getWidth();
@@ -227,14 +225,14 @@ struct ShiftConversion : OpConversionPattern<SrcOp> {
 
 /// remainder takes the sign of the dividend (C's % and fmod). On integers
 /// x % 0 is x and INT_MIN % -1 is 0, as in XLA, without trapping.
-struct RemainderConversion : OpConversionPattern<stablehlo::RemOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RemainderConversion : TVMTypedPattern<stablehlo::RemOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::RemOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::RemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
-    if (!hasTVMTypes(op) || type.getElementType().isInteger(1))
+    if (type.getElementType().isInteger(1))
       return rewriter.notifyMatchFailure(op, "element type unsupported");
     Value x = adaptor.getLhs(), y = adaptor.getRhs();
     auto intType = dyn_cast<IntegerType>(type.getElementType());
@@ -258,14 +256,12 @@ struct RemainderConversion : OpConversionPattern<stablehlo::RemOp> {
 /// `SrcOp` becomes `NumberOp` on numbers and `BoolOp` on i1 (StableHLO's add
 /// on i1 is a logical or, for example). `void` means: not defined there.
 template <typename SrcOp, typename NumberOp, typename BoolOp = void>
-struct ElementwiseConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct ElementwiseConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     Type type = op->getResult(0).getType();
     if (isBoolTensor(op->getOperand(0).getType())) {
       if constexpr (std::is_void_v<BoolOp>)
@@ -291,14 +287,12 @@ Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
 
 /// The Relax comparison for a direction; comparisons on tensors of the same
 /// element type follow that type's ordering (signed, unsigned or IEEE).
-struct CompareConversion : OpConversionPattern<stablehlo::CompareOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::CompareOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::CompareOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto compareType = op.getCompareType();
     if (compareType == stablehlo::ComparisonType::TOTALORDER)
       return rewriter.notifyMatchFailure(op, "TOTALORDER is not supported yet");
@@ -337,14 +331,12 @@ struct CompareConversion : OpConversionPattern<stablehlo::CompareOp> {
   }
 };
 
-struct SelectConversion : OpConversionPattern<stablehlo::SelectOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SelectConversion : TVMTypedPattern<stablehlo::SelectOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::SelectOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::SelectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, op.getType(), adaptor.getPred(),
                                               adaptor.getOnTrue(),
                                               adaptor.getOnFalse());
@@ -353,14 +345,12 @@ struct SelectConversion : OpConversionPattern<stablehlo::SelectOp> {
 };
 
 /// convert: a cast, except to i1, which StableHLO defines as `x != 0`.
-struct ConvertConversion : OpConversionPattern<stablehlo::ConvertOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::ConvertOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::ConvertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto operandType = cast<RankedTensorType>(op.getOperand().getType());
     auto resultType = op.getType();
     Type resultElement = resultType.getElementType();

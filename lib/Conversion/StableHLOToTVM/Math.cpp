@@ -161,15 +161,15 @@ Value emitLeadingZeros(MathBuilder &m, Value x, unsigned width) {
 
 /// popcnt and count_leading_zeros on integers, computed on the unsigned bits.
 template <typename SrcOp>
-struct BitCountConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct BitCountConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto intType = dyn_cast<IntegerType>(type.getElementType());
-    if (!intType || intType.getWidth() == 1 || !hasTVMTypes(op))
+    if (!intType || intType.getWidth() == 1)
       return rewriter.notifyMatchFailure(op, "not an integer tensor");
     Location loc = op.getLoc();
     unsigned width = intType.getWidth();
@@ -207,15 +207,15 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x) {
 
 /// A float function of one operand, computed in f32 for f16/bf16.
 template <typename SrcOp, Value (*Emit)(MathBuilder &, Value)>
-struct FloatMathConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct FloatMathConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     Type element = type.getElementType();
-    if (!isa<FloatType>(element) || !hasTVMTypes(op))
+    if (!isa<FloatType>(element))
       return rewriter.notifyMatchFailure(op, "not a float tensor");
     Location loc = op.getLoc();
     Value result = computeHalfInF32(
@@ -229,13 +229,13 @@ struct FloatMathConversion : OpConversionPattern<SrcOp> {
   }
 };
 
-struct SignConversion : OpConversionPattern<stablehlo::SignOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SignConversion : TVMTypedPattern<stablehlo::SignOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::SignOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::SignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op) || op.getType().getElementType().isInteger(1))
+    if (op.getType().getElementType().isInteger(1))
       return rewriter.notifyMatchFailure(op, "element type unsupported");
     MathBuilder m{rewriter, op.getLoc(), op.getType()};
     rewriter.replaceOp(op, emitSign(m, adaptor.getOperand()));
@@ -244,14 +244,12 @@ struct SignConversion : OpConversionPattern<stablehlo::SignOp> {
 };
 
 template <typename SrcOp, InfKind kind>
-struct IsInfConversion : OpConversionPattern<SrcOp> {
-  using OpConversionPattern<SrcOp>::OpConversionPattern;
+struct IsInfConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported");
     rewriter.replaceOp(op, emitIsInf<kind>(rewriter, op.getLoc(),
                                            adaptor.getOperand()));
     return success();
@@ -259,15 +257,15 @@ struct IsInfConversion : OpConversionPattern<SrcOp> {
 };
 
 /// power on floats (C's pow); integer powers are left unsupported.
-struct FloatPowerConversion : OpConversionPattern<stablehlo::PowOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct FloatPowerConversion : TVMTypedPattern<stablehlo::PowOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::PowOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::PowOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
     Type element = type.getElementType();
-    if (!isa<FloatType>(element) || !hasTVMTypes(op))
+    if (!isa<FloatType>(element))
       return rewriter.notifyMatchFailure(op, "not a float power");
     rewriter.replaceOp(
         op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(), type,

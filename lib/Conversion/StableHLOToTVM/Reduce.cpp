@@ -167,16 +167,14 @@ Value emitBoolReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   return tvm::LogicalAndOp::create(builder, loc, type, result, initTensor);
 }
 
-struct ReduceConversion : OpConversionPattern<stablehlo::ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,
+  rewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getInputs().size() != 1)
       return rewriter.notifyMatchFailure(op, "reduce of several inputs");
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
     auto type = cast<RankedTensorType>(op.getResult(0).getType());
     std::optional<ReductionKind> kind = matchReductionBody(op.getBody().front());
     if (!kind)

@@ -26,9 +26,32 @@ bool isTVMElementType(Type type);
 /// True when every operand and result of `op` is a tensor TVM can hold.
 bool hasTVMTypes(Operation *op);
 
+/// Base of the conversion patterns: they only apply to ops whose operands and
+/// results TVM can hold (hasTVMTypes); `rewrite` does the rest.
+template <typename Op>
+struct TVMTypedPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    return rewrite(op, adaptor, rewriter);
+  }
+
+  virtual LogicalResult rewrite(Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const = 0;
+};
+
 /// `value` reshaped to `shape`, or `value` itself when it already has it.
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
                 ArrayRef<int64_t> shape);
+
+/// `shape` permuted: result dimension i is shape[perm[i]].
+SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
+                                   ArrayRef<int64_t> perm);
 
 /// `value` with its dimensions permuted, or itself for the identity.
 Value permuteDims(OpBuilder &builder, Location loc, Value value,

@@ -29,6 +29,14 @@ Value reshapeTo(OpBuilder &builder, Location loc, Value value,
                                 builder.getDenseI64ArrayAttr(shape));
 }
 
+SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
+                                   ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> result;
+  for (int64_t p : perm)
+    result.push_back(shape[p]);
+  return result;
+}
+
 Value permuteDims(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> axes) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -37,10 +45,7 @@ Value permuteDims(OpBuilder &builder, Location loc, Value value,
   });
   if (identity)
     return value;
-  SmallVector<int64_t> shape;
-  for (int64_t axis : axes)
-    shape.push_back(type.getDimSize(axis));
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  auto resultType = type.clone(permutedShape(type.getShape(), axes));
   return tvm::PermuteDimsOp::create(builder, loc, resultType, value,
                                     builder.getDenseI64ArrayAttr(axes));
 }
