@@ -25,9 +25,11 @@ import selectors
 import subprocess
 import sys
 import time
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
+
+from .corpus import iter_mlir_files, split_programs
 
 PIPELINE = (
     "builtin.module(stablehlo-drop-sharding,stablehlo-expose-checks,"
@@ -104,10 +106,6 @@ def judge(kind: str, actual: np.ndarray, expected: np.ndarray) -> tuple[bool, st
 # ---------------------------------------------------------------------------
 
 
-def split_programs(text: str) -> list[str]:
-    return [c for c in re.split(r"^// -----.*$", text, flags=re.M) if c.strip()]
-
-
 def _dtype_name(type_info) -> str:
     shape, dtype, text = type_info
     if dtype:
@@ -120,7 +118,7 @@ def run_program(text: str, name: str) -> dict[str, Any]:
     """Imports, builds and runs one self-checking program; returns its result."""
     from . import _core
     from .emitter import emit_module
-    from .errors import EmitError, MLIRError
+    from .errors import MLIRError
     from .runtime import build
 
     result: dict[str, Any] = {"status": "error", "ops": [], "dtypes": [], "message": ""}
@@ -156,7 +154,7 @@ def run_program(text: str, name: str) -> dict[str, Any]:
         if not isinstance(inputs, tuple):
             inputs = (inputs,)
         outputs = compiled.call("main", *inputs)
-    except (EmitError, Exception) as e:  # TVM raises its own error types
+    except Exception as e:  # TVM raises its own error types
         result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
         return result
     if not isinstance(outputs, tuple):
@@ -387,17 +385,6 @@ def load_xla_results(path: str) -> dict[str, str]:
     return results
 
 
-def iter_corpus(paths: Iterable[str]) -> list[str]:
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _, names in sorted(os.walk(path)):
-                files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".mlir")]
-        else:
-            files.append(path)
-    return files
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", help=".mlir files or directories")
@@ -412,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return _worker_main()
 
-    paths = iter_corpus(args.paths)
+    paths = iter_mlir_files(args.paths)
     if args.files:
         base = os.path.dirname(os.path.abspath(args.files))
         with open(args.files) as f:

@@ -13,26 +13,11 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
 import re
 import sys
 import time
-from typing import Iterable, Iterator
 
-
-def iter_files(paths: Iterable[str]) -> Iterator[str]:
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _, names in sorted(os.walk(path)):
-                for name in sorted(names):
-                    if name.endswith(".mlir"):
-                        yield os.path.join(root, name)
-        else:
-            yield path
-
-
-def _chunks(text: str) -> list[str]:
-    return [c for c in re.split(r"^// -----.*$", text, flags=re.M) if c.strip()]
+from .corpus import iter_mlir_files, split_programs
 
 
 class Oracle:
@@ -64,7 +49,7 @@ def check_text(oracle: Oracle, text: str, name: str) -> dict:
         module, parse_error = None, first.splitlines()[0]
     try:
         expected = oracle.generic(text)
-    except Exception as e:  # jaxlib itself cannot read it: nothing to compare with
+    except Exception:  # jaxlib itself cannot read it: nothing to compare with
         ours = "we parse it" if module else f"we do not either: {parse_error}"
         return {"status": "skipped", "message": f"jaxlib cannot read it; {ours}"}
     if module is None:
@@ -89,7 +74,7 @@ def check_file(oracle: Oracle, path: str) -> dict:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     result = {"status": "pass", "message": ""}
-    for i, chunk in enumerate(_chunks(text)):
+    for i, chunk in enumerate(split_programs(text)):
         result = check_text(oracle, chunk, path)
         if result["status"] != "pass":
             result["message"] = f"[chunk {i}] {result['message']}" if i else result["message"]
@@ -107,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     oracle = Oracle()
-    results = [check_file(oracle, path) for path in iter_files(args.paths)]
+    results = [check_file(oracle, path) for path in iter_mlir_files(args.paths)]
     if args.out:
         with open(args.out, "w") as f:
             for r in results:
