@@ -50,21 +50,21 @@ def to_mlir_text(source: Any, *example_args: Any) -> tuple[str, str]:
         with open(path, "rb") as f:
             data = f.read()
         if data.startswith(_BYTECODE_MAGIC):
-            return _bytes_text(data), path
+            return _portable_artifact_text(data), path
         return data.decode("utf-8"), path
     if isinstance(source, str):
         return source, "<string>"
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if data.startswith(_BYTECODE_MAGIC):
-            return _bytes_text(data), "<bytecode>"
+            return _portable_artifact_text(data), "<bytecode>"
         return data.decode("utf-8"), "<string>"
     if _is_jaxlib_module(source):
         return _jaxlib_module_text(source), "<jaxlib module>"
     if hasattr(source, "compiler_ir") and hasattr(source, "as_text"):  # jax.stages.Lowered
         return _jaxlib_module_text(source.compiler_ir("stablehlo")), "<jax lowered>"
     if hasattr(source, "mlir_module_serialized") and hasattr(source, "in_avals"):  # jax.export.Exported
-        return _bytes_text(source.mlir_module_serialized), "<jax exported>"
+        return _portable_artifact_text(source.mlir_module_serialized), "<jax exported>"
     if callable(source):
         import jax
 
@@ -72,8 +72,3 @@ def to_mlir_text(source: Any, *example_args: Any) -> tuple[str, str]:
         lowered = jitted.lower(*example_args)
         return _jaxlib_module_text(lowered.compiler_ir("stablehlo")), "<jax lowered>"
     raise TypeError(f"cannot import StableHLO from {type(source).__name__}")
-
-
-def _bytes_text(data: bytes) -> str:
-    # jaxlib reads both plain MLIR bytecode and VHLO portable artifacts.
-    return _portable_artifact_text(data)
