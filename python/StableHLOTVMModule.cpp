@@ -18,6 +18,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -198,6 +199,8 @@ private:
 
 /// TVM's name for an element type; empty for types TVM has no dtype for.
 std::string dtypeName(Type type) {
+  if (type.isIndex())
+    return "int64";
   if (type.isInteger(1))
     return "bool";
   if (auto intType = dyn_cast<IntegerType>(type))
@@ -222,9 +225,14 @@ std::string printToString(Type type) {
 /// A tensor type as (shape, dtype, text); -1 marks a dynamic dimension and
 /// dtype is None where TVM has no equivalent.
 nb::object typeToPython(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return nb::make_tuple(nb::none(), nb::none(), printToString(type));
+  auto tensor = dyn_cast<ShapedType>(type);
+  if (!tensor || !tensor.hasRank()) {
+    // A scalar (in a kernel body) has shape () and its dtype.
+    std::string dtype = type.isIntOrIndexOrFloat() ? dtypeName(type) : "";
+    if (dtype.empty())
+      return nb::make_tuple(nb::none(), nb::none(), printToString(type));
+    return nb::make_tuple(nb::tuple(), nb::cast(dtype), printToString(type));
+  }
   nb::list shape;
   for (int64_t dim : tensor.getShape())
     shape.append(ShapedType::isDynamic(dim) ? -1 : dim);
@@ -306,14 +314,76 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
   return nb::str(text.c_str());
 }
 
-/// One function as a dict: name, public, arguments [(id, type)], results
-/// [type], ops [{name, operands, results, attributes, location}], returns.
-nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
-  DenseMap<Value, int64_t> ids;
-  auto idOf = [&](Value value) -> int64_t {
+/// Gives every SSA value of one function a small integer id.
+class ValueIds {
+public:
+  int64_t operator()(Value value) {
     auto [it, inserted] = ids.try_emplace(value, ids.size());
     return it->second;
-  };
+  }
+
+private:
+  DenseMap<Value, int64_t> ids;
+};
+
+/// An op's attributes as Python values; comparison predicates by name.
+nb::dict attributesToPython(Operation &op, nb::handle owner) {
+  nb::dict attrs;
+  for (NamedAttribute named : op.getAttrs())
+    attrs[named.getName().str().c_str()] =
+        attributeToPython(named.getValue(), owner);
+  if (auto call = dyn_cast<func::CallOp>(op))
+    attrs["callee"] = call.getCallee().str();
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    attrs["predicate"] = arith::stringifyCmpIPredicate(cmp.getPredicate()).str();
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+    attrs["predicate"] = arith::stringifyCmpFPredicate(cmp.getPredicate()).str();
+  return attrs;
+}
+
+nb::dict blockToPython(Block &block, ValueIds &idOf, nb::handle owner);
+
+/// {name, operands, results [(id, type)], attributes, location, regions}:
+/// regions are lists of blocks as blockToPython gives them.
+nb::dict opToPython(Operation &op, ValueIds &idOf, nb::handle owner) {
+  nb::dict entry;
+  entry["name"] = op.getName().getStringRef().str();
+  nb::list operands, opResults, regions;
+  for (Value v : op.getOperands())
+    operands.append(idOf(v));
+  for (Value v : op.getResults())
+    opResults.append(nb::make_tuple(idOf(v), typeToPython(v.getType())));
+  for (Region &region : op.getRegions()) {
+    nb::list blocks;
+    for (Block &block : region)
+      blocks.append(blockToPython(block, idOf, owner));
+    regions.append(blocks);
+  }
+  entry["operands"] = operands;
+  entry["results"] = opResults;
+  entry["attributes"] = attributesToPython(op, owner);
+  entry["location"] = formatLocation(op.getLoc());
+  entry["regions"] = regions;
+  return entry;
+}
+
+/// {arguments [(id, type)], ops [...]}, the terminator included.
+nb::dict blockToPython(Block &block, ValueIds &idOf, nb::handle owner) {
+  nb::list arguments, ops;
+  for (BlockArgument arg : block.getArguments())
+    arguments.append(nb::make_tuple(idOf(arg), typeToPython(arg.getType())));
+  for (Operation &op : block)
+    ops.append(opToPython(op, idOf, owner));
+  nb::dict result;
+  result["arguments"] = arguments;
+  result["ops"] = ops;
+  return result;
+}
+
+/// One function as a dict: name, public, attributes, arguments [(id, type)],
+/// results [type], ops (those of its entry block but the return), returns.
+nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
+  ValueIds idOf;
   nb::dict result;
   result["name"] = func.getSymName().str();
   result["public"] = func.isPublic();
@@ -335,24 +405,7 @@ nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
           returns.append(idOf(v));
         continue;
       }
-      nb::dict entry;
-      entry["name"] = op.getName().getStringRef().str();
-      nb::list operands, opResults;
-      for (Value v : op.getOperands())
-        operands.append(idOf(v));
-      for (Value v : op.getResults())
-        opResults.append(nb::make_tuple(idOf(v), typeToPython(v.getType())));
-      nb::dict attrs;
-      for (NamedAttribute named : op.getAttrs())
-        attrs[named.getName().str().c_str()] =
-            attributeToPython(named.getValue(), owner);
-      if (auto call = dyn_cast<func::CallOp>(op))
-        attrs["callee"] = call.getCallee().str();
-      entry["operands"] = operands;
-      entry["results"] = opResults;
-      entry["attributes"] = attrs;
-      entry["location"] = formatLocation(op.getLoc());
-      ops.append(entry);
+      ops.append(opToPython(op, idOf, owner));
     }
   }
   result["arguments"] = arguments;

@@ -27,6 +27,9 @@ struct CheckTVMLegalityPass
     SmallVector<Operation *> illegal;
     llvm::SetVector<StringRef> names;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      // A kernel's body is scalar code its verifier has already checked.
+      if (isa<tvm::KernelOp>(op))
+        return WalkResult::skip();
       if (isLegal(op))
         return WalkResult::advance();
       illegal.push_back(op);

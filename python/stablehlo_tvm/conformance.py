@@ -53,7 +53,7 @@ def _ordered_bits(x: np.ndarray) -> np.ndarray:
     """Floats as integers whose difference counts ULPs (sign-magnitude to a
     monotonic two's-complement order)."""
     width = x.dtype.itemsize * 8
-    bits = x.view(np.dtype(f"uint{width}")).astype(np.int64 if width < 64 else object)
+    bits = x.reshape(-1).view(np.dtype(f"uint{width}")).astype(np.int64 if width < 64 else object)
     sign = 1 << (width - 1)
     if width == 64:
         return np.array([(b ^ (sign - 1) if b & sign == 0 else -(b & (sign - 1))) for b in bits.ravel()], dtype=object)
@@ -90,7 +90,7 @@ def judge(kind: str, actual: np.ndarray, expected: np.ndarray) -> tuple[bool, st
                     bad = ~(np.abs(a64 - e64) <= 1e-4) & ~both_nan
             else:
                 dist = np.abs(np.asarray(_ordered_bits(a) - _ordered_bits(e), dtype=np.float64)).reshape(a.shape)
-                bad = np.where(finite, dist > 3, ~((a.view(np.uint8) == e.view(np.uint8)).reshape(a.shape + (-1,)).all(-1)))
+                bad = np.where(finite, dist > 3, ~((a.reshape(-1).view(np.uint8) == e.reshape(-1).view(np.uint8)).reshape(a.shape + (-1,)).all(-1)))
                 bad &= ~both_nan
                 if finite.any():
                     worst = max(worst, float(np.max(np.where(finite, dist, 0))))

@@ -65,7 +65,7 @@ def _relax_op(name: str) -> Callable[..., Any]:
     return target
 
 
-def _emit_constant(bb, operands, attributes):
+def _emit_constant(bb, operands, attributes, op):
     from tvm import relax
 
     value = np.asarray(attributes["value"], order="C")
@@ -73,16 +73,32 @@ def _emit_constant(bb, operands, attributes):
     return relax.const(value, dtype=str(value.dtype))
 
 
-def _emit_concat(bb, operands, attributes):
+def _emit_concat(bb, operands, attributes, op):
     from tvm import relax
 
     return relax.op.concat(relax.Tuple(operands), **attributes)
+
+
+def _emit_kernel(bb, operands, attributes, op):
+    from tvm import relax
+
+    from .kernels import kernel_primfunc
+
+    operand_types = [operand.ty for operand in operands]
+    operand_infos = [(tuple(int(d) for d in t.shape), t.dtype, str(t)) for t in operand_types]
+    result_infos = [type_info for _, type_info in op["results"]]
+    where = f"{op['location']}: tvm.kernel"
+    out = [_tensor_type(type_info, where) for type_info in result_infos]
+    func = kernel_primfunc(op, operand_infos, result_infos)
+    gvar = bb.add_func(func, attributes["name"])
+    return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
 
 
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
     "concat": _emit_concat,
+    "kernel": _emit_kernel,
 }
 
 
@@ -132,7 +148,7 @@ def emit_function(bb, function: dict) -> None:
                 operands = [values[i] for i in op["operands"]]
                 attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
                 if relax_name in _SPECIAL:
-                    expr = _SPECIAL[relax_name](bb, operands, attributes)
+                    expr = _SPECIAL[relax_name](bb, operands, attributes, op)
                 else:
                     expr = _relax_op(relax_name)(*operands, **attributes)
                 results = op["results"]

@@ -13,7 +13,8 @@ func.func @two_unsupported(%x: tensor<4xf32>, %c: tensor<4xcomplex<f32>>) -> (te
 
 // -----
 
-// Ops nested in an unsupported op are reported with it, not apart.
+// Ops nested in an unsupported op are reported with it, not apart (here a
+// reduce whose body has no scalar form).
 func.func @nested(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<i32> {
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
   %c = stablehlo.constant dense<0> : tensor<i32>
@@ -22,7 +23,7 @@ func.func @nested(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<i32> {
   %0:2 = stablehlo.reduce(%x init: %cst), (%i init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
    reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
     %gt = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    %m = stablehlo.select %gt, %a, %b : tensor<i1>, tensor<f32>
+    %m = stablehlo.custom_call @opaque(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     %mi = stablehlo.select %gt, %ai, %bi : tensor<i1>, tensor<i32>
     stablehlo.return %m, %mi : tensor<f32>, tensor<i32>
   }

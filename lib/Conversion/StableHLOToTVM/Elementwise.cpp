@@ -373,6 +373,26 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
   }
 };
 
+/// Negation of unsigned integers wraps (0 - x); Relax's negative would
+/// build a -1 of the unsigned type.
+struct UnsignedNegateConversion : TVMTypedPattern<stablehlo::NegOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::NegOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.getElementType().isUnsignedInteger())
+      return rewriter.notifyMatchFailure(op, "not unsigned");
+    Value zeros = splatConstant(
+        rewriter, op.getLoc(), type,
+        cast<TypedAttr>(rewriter.getZeroAttr(type.getElementType())));
+    rewriter.replaceOpWithNewOp<tvm::SubtractOp>(op, type, zeros,
+                                                 adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateElementwisePatterns(MLIRContext *context,
@@ -424,6 +444,7 @@ void populateElementwisePatterns(MLIRContext *context,
       FloatMinMaxConversion<MinOp, tvm::MinimumOp>, ClampConversion,
       ShiftConversion<ShiftLeftOp>, ShiftConversion<ShiftRightLogicalOp>,
       ShiftConversion<ShiftRightArithmeticOp>, RemainderConversion>(context);
+  patterns.add<UnsignedNegateConversion>(context, /*benefit=*/2);
 }
 
 } // namespace mlir::stablehlo_tvm

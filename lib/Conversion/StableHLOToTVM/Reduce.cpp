@@ -221,7 +221,8 @@ struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
 
 void populateReducePatterns(MLIRContext *context,
                             RewritePatternSet &patterns) {
-  patterns.add<ReduceConversion>(context);
+  // Preferred over the kernel for any body (ReduceKernel.cpp).
+  patterns.add<ReduceConversion>(context, /*benefit=*/2);
 }
 
 } // namespace mlir::stablehlo_tvm

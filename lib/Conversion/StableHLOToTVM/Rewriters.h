@@ -16,9 +16,13 @@ void populateDataMovementPatterns(MLIRContext *context,
 void populateDotGeneralPatterns(MLIRContext *context,
                                 RewritePatternSet &patterns);
 void populateReducePatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateReduceKernelPatterns(MLIRContext *context,
+                                  RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateBitLevelPatterns(MLIRContext *context,
+                              RewritePatternSet &patterns);
 
 /// True for the element types a TVM tensor can hold (everything but complex).
 bool isTVMElementType(Type type);
@@ -87,6 +91,53 @@ Value computeHalfInF32(
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);
+
+//===----------------------------------------------------------------------===//
+// Kernels (Kernel.cpp): tvm.kernel bodies, for what Relax has no operator for.
+//===----------------------------------------------------------------------===//
+
+/// Builds the body of a kernel: gets the input buffers, then the result
+/// buffers, and the builder set inside the body.
+using KernelBodyBuilder =
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange, ValueRange)>;
+
+/// A tvm.kernel named `name` over `inputs` with results of `resultTypes`.
+SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
+                               StringRef name, ValueRange inputs,
+                               TypeRange resultTypes, KernelBodyBuilder body);
+
+/// Loops over every index of `shape` (the outermost parallel when
+/// `parallel`); `body` gets the induction variables. Rank 0 runs `body` once.
+void buildLoopNest(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, bool parallel,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+/// Computes the scalar results of an elementwise kernel from the scalars of
+/// its inputs (all of the results' shape).
+using ScalarFn = llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                      ValueRange)>;
+
+/// A kernel applying `fn` at every index of the results (inputs and results
+/// share one shape).
+SmallVector<Value> buildElementwiseKernel(OpBuilder &builder, Location loc,
+                                          StringRef name, ValueRange inputs,
+                                          TypeRange resultTypes, ScalarFn fn);
+
+/// An index constant.
+Value indexValue(OpBuilder &builder, Location loc, int64_t value);
+
+//===----------------------------------------------------------------------===//
+// Scalar code (ScalarBody.cpp): StableHLO semantics on scalars, in arith/math.
+//===----------------------------------------------------------------------===//
+
+/// `body` (a region of 0-d stablehlo ops, e.g. a reduce body) computed on the
+/// scalars `args`; fails if it uses an op with no scalar form here.
+FailureOr<SmallVector<Value>> scalarizeBody(OpBuilder &builder, Block &body,
+                                            ValueRange args);
+
+/// An arith constant of the signless scalar type for `type`'s bits.
+Value scalarConstant(OpBuilder &builder, Location loc, Type type,
+                     const APInt &bits);
 
 } // namespace mlir::stablehlo_tvm
 

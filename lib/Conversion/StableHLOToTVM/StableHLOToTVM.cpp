@@ -20,7 +20,10 @@ struct ConvertStableHLOToTVMPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.addLegalDialect<tvm::TVMDialect, func::FuncDialect>();
+    // arith/math/memref/scf only appear in tvm.kernel bodies.
+    target.addLegalDialect<tvm::TVMDialect, func::FuncDialect,
+                           arith::ArithDialect, math::MathDialect,
+                           memref::MemRefDialect, scf::SCFDialect>();
     // stablehlo ops are left with unknown legality: the conversion is partial
     // and whatever stays is reported, all at once, by tvm-check-legality.
     // Bodies of stablehlo ops (reduce, ...) are scalar code their parent's
@@ -44,8 +47,10 @@ struct ConvertStableHLOToTVMPass
     populateDataMovementPatterns(context, patterns);
     populateDotGeneralPatterns(context, patterns);
     populateReducePatterns(context, patterns);
+    populateReduceKernelPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
+    populateBitLevelPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -62,13 +62,28 @@ func.func @no_dimensions(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// Bodies other than one known op are left for the legality check.
+// Other bodies and several inputs: a kernel that runs the body on scalars,
+// accumulators starting at the init values.
 // CHECK-LABEL: func @argmax_like
 func.func @argmax_like(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<f32>, tensor<i32>) {
-  // CHECK: stablehlo.reduce
-  // CHECK: stablehlo.compare GT
-  // CHECK: stablehlo.select
-  // CHECK: stablehlo.return
+  // CHECK: %[[R:.*]]:2 = tvm.kernel "reduce"(%arg0, %arg1, %{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+  // CHECK-NEXT: ^bb0(%[[X:.*]]: memref<4xf32>, %[[I:.*]]: memref<4xi32>, %[[XI:.*]]: memref<f32>, %[[II:.*]]: memref<i32>, %[[XO:.*]]: memref<f32>, %[[IO:.*]]: memref<i32>):
+  // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
+  // CHECK: memref.load %[[XI]][]
+  // CHECK: %[[ACCI:.*]] = memref.alloca() : memref<i32>
+  // CHECK: scf.for %[[J:.*]] =
+  // CHECK-DAG: %[[A:.*]] = memref.load %[[ACC]][]
+  // CHECK-DAG: %[[AI:.*]] = memref.load %[[ACCI]][]
+  // CHECK-DAG: %[[B:.*]] = memref.load %[[X]][%[[J]]]
+  // CHECK-DAG: %[[BI:.*]] = memref.load %[[I]][%[[J]]]
+  // CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[A]], %[[B]] : f32
+  // CHECK: %[[M:.*]] = arith.select %[[GT]], %[[A]], %[[B]] : f32
+  // CHECK: %[[MI:.*]] = arith.select %[[GT]], %[[AI]], %[[BI]] : i32
+  // CHECK: memref.store %[[M]], %[[ACC]][]
+  // CHECK: memref.store %[[MI]], %[[ACCI]][]
+  // CHECK: memref.store %{{.*}}, %[[XO]][]
+  // CHECK: memref.store %{{.*}}, %[[IO]][]
+  // CHECK: return %[[R]]#0, %[[R]]#1
   %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %c = stablehlo.constant dense<0> : tensor<i32>
   %0:2 = stablehlo.reduce(%x init: %cst), (%i init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)

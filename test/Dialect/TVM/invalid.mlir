@@ -29,3 +29,34 @@ func.func @arange() -> tensor<4xi32> {
   %0 = tvm.arange {dtype = i32, end = 3 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+func.func @kernel_buffers(%x: tensor<4xui32>) -> tensor<4xf32> {
+  // expected-error @+1 {{buffer 0 must be 'memref<4xi32>', not 'memref<4xui32>'}}
+  %0 = tvm.kernel "k"(%x) : (tensor<4xui32>) -> tensor<4xf32> {
+  ^bb0(%in: memref<4xui32>, %out: memref<4xf32>):
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_arity(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{body must take 2 buffers, one per input and result}}
+  %0 = tvm.kernel "k"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: memref<4xf32>):
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_body_ops(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tvm.kernel "k"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%in: memref<4xf32>, %out: memref<4xf32>):
+    // expected-error @+1 {{'tvm.arange' op is not allowed in a tvm.kernel body}}
+    %y = tvm.arange {dtype = i32, end = 3 : i64, start = 0 : i64, step = 1 : i64} : () -> tensor<3xi32>
+  }
+  return %0 : tensor<4xf32>
+}

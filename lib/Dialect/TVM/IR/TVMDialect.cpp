@@ -63,5 +63,42 @@ LogicalResult PermuteDimsOp::verify() {
   return success();
 }
 
+MemRefType KernelOp::bufferType(RankedTensorType type) {
+  Type element = type.getElementType();
+  if (auto intType = dyn_cast<IntegerType>(element))
+    element = IntegerType::get(type.getContext(), intType.getWidth());
+  return MemRefType::get(type.getShape(), element);
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  SmallVector<Type> tensors(getInputs().getTypes());
+  llvm::append_range(tensors, getResults().getTypes());
+  if (body.getNumArguments() != tensors.size())
+    return emitOpError() << "body must take " << tensors.size()
+                         << " buffers, one per input and result";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(body.getArgumentTypes(), tensors))) {
+    auto [argType, tensorType] = pair;
+    MemRefType expected = bufferType(cast<RankedTensorType>(tensorType));
+    if (argType != expected)
+      return emitOpError() << "buffer " << index << " must be " << expected
+                           << ", not " << argType;
+  }
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (isa<arith::ArithDialect, math::MathDialect, memref::MemRefDialect>(
+            op->getDialect()))
+      return WalkResult::advance();
+    if (isa<scf::ForOp, scf::ParallelOp, scf::IfOp>(op) &&
+        op->getNumResults() == 0)
+      return WalkResult::advance();
+    if (isa<scf::YieldOp, scf::ReduceOp>(op) && op->getNumOperands() == 0)
+      return WalkResult::advance();
+    op->emitOpError("is not allowed in a tvm.kernel body");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 #define GET_OP_CLASSES
 #include "stablehlo-tvm/Dialect/TVM/IR/TVMOps.cpp.inc"

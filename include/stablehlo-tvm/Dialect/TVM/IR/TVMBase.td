@@ -17,6 +17,11 @@ def TVM_Dialect : Dialect {
     here is what TVM receives.
   }];
   let usePropertiesForAttributes = 1;
+  // The body of tvm.kernel is written in these.
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
 }
 
 class TVM_Op<string mnemonic, list<Trait> traits = []>

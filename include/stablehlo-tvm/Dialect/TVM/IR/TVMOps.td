@@ -229,4 +229,46 @@ def TVM_ProdOp : TVM_ReduceOp<"prod">;
 def TVM_MaxOp : TVM_ReduceOp<"max">;
 def TVM_MinOp : TVM_ReduceOp<"min">;
 
+// Kernels: what no Relax operator computes.
+def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
+                                     NoTerminator, Pure]> {
+  let summary = "A TIR PrimFunc from a scalar loop nest, called with call_tir";
+  let description = [{
+    The body is the PrimFunc: its block arguments are buffers, one memref per
+    input tensor and then one per result tensor (same shape, signless element
+    type), and its ops are loops (`scf.for`, `scf.parallel`, `scf.if` without
+    results), buffer accesses (`memref.load`, `memref.store`, `memref.alloca`
+    for scalars local to an iteration) and scalar `arith`/`math` ops. The
+    emitter turns each op into one TIR statement or expression and calls the
+    PrimFunc with `relax.call_tir(kernel, inputs, results)`. `name` names the
+    PrimFunc.
+
+    ```mlir
+    %r = tvm.kernel "argmax" (%x) : (tensor<8xf32>) -> tensor<i32> {
+    ^bb0(%in: memref<8xf32>, %out: memref<i32>):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<TVM_Tensor>:$inputs);
+  let results = (outs Variadic<TVM_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The memref a kernel body sees for a tensor of `type`.
+    static MemRefType bufferType(RankedTensorType type);
+    /// The buffers of the inputs, then of the results.
+    Block::BlockArgListType getInputBuffers() {
+      return getBody().front().getArguments().take_front(getInputs().size());
+    }
+    Block::BlockArgListType getResultBuffers() {
+      return getBody().front().getArguments().drop_front(getInputs().size());
+    }
+  }];
+}
+
 #endif // STABLEHLO_TVM_TVM_OPS

@@ -1,0 +1,89 @@
+//===- Kernel.cpp - Building tvm.kernel ops and their loop nests ----------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+namespace mlir::stablehlo_tvm {
+
+Value indexValue(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
+                               StringRef name, ValueRange inputs,
+                               TypeRange resultTypes, KernelBodyBuilder body) {
+  auto kernel = tvm::KernelOp::create(builder, loc, resultTypes,
+                                      builder.getStringAttr(name), inputs);
+  SmallVector<Type> bufferTypes;
+  SmallVector<Location> locs;
+  for (Type type : llvm::concat<const Type>(inputs.getTypes(), resultTypes)) {
+    bufferTypes.push_back(
+        tvm::KernelOp::bufferType(cast<RankedTensorType>(type)));
+    locs.push_back(loc);
+  }
+  Block *block = builder.createBlock(&kernel.getBody(), {}, bufferTypes, locs);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(block);
+  body(builder, loc, kernel.getInputBuffers(), kernel.getResultBuffers());
+  builder.setInsertionPointAfter(kernel);
+  return SmallVector<Value>(kernel.getResults());
+}
+
+void buildLoopNest(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, bool parallel,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  if (shape.empty()) {
+    body(builder, loc, {});
+    return;
+  }
+  Value zero = indexValue(builder, loc, 0), one = indexValue(builder, loc, 1);
+  SmallVector<Value> ivs;
+  std::function<void(OpBuilder &, size_t)> nest = [&](OpBuilder &b,
+                                                      size_t dim) {
+    if (dim == shape.size()) {
+      body(b, loc, ivs);
+      return;
+    }
+    Value upper = indexValue(b, loc, shape[dim]);
+    auto inner = [&](OpBuilder &nested, Location, ValueRange iv) {
+      ivs.push_back(iv.front());
+      nest(nested, dim + 1);
+      ivs.pop_back();
+    };
+    if (parallel && dim == 0) {
+      scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{upper},
+                              ValueRange{one}, inner);
+      return;
+    }
+    scf::ForOp::create(b, loc, zero, upper, one, ValueRange{},
+                       [&](OpBuilder &nested, Location l, Value iv,
+                           ValueRange) {
+                         inner(nested, l, iv);
+                         scf::YieldOp::create(nested, l);
+                       });
+  };
+  nest(builder, 0);
+}
+
+SmallVector<Value> buildElementwiseKernel(OpBuilder &builder, Location loc,
+                                          StringRef name, ValueRange inputs,
+                                          TypeRange resultTypes, ScalarFn fn) {
+  auto shape = cast<RankedTensorType>(resultTypes.front()).getShape();
+  return buildKernel(
+      builder, loc, name, inputs, resultTypes,
+      [&](OpBuilder &b, Location l, ValueRange in, ValueRange out) {
+        buildLoopNest(b, l, shape, /*parallel=*/true,
+                      [&](OpBuilder &nested, Location nl, ValueRange ivs) {
+                        SmallVector<Value> scalars;
+                        for (Value buffer : in)
+                          scalars.push_back(
+                              memref::LoadOp::create(nested, nl, buffer, ivs));
+                        SmallVector<Value> results = fn(nested, nl, scalars);
+                        for (auto [value, buffer] : llvm::zip(results, out))
+                          memref::StoreOp::create(nested, nl, value, buffer,
+                                                  ivs);
+                      });
+      });
+}
+
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,350 @@
+//===- ScalarBody.cpp - StableHLO ops on scalars, in arith and math -------===//
+//
+// Region bodies (reduce, ...) are stablehlo ops on 0-d tensors; a kernel runs
+// them on scalars. Each op keeps StableHLO's meaning: integer division by
+// zero and signed overflow give the spec's results, max/min propagate NaN,
+// booleans add as or and multiply as and, comparisons follow the element
+// type (or TOTALORDER).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+/// The signless scalar type arith computes in for a StableHLO element type.
+Type scalarType(Type element) {
+  if (auto intType = dyn_cast<IntegerType>(element))
+    return IntegerType::get(element.getContext(), intType.getWidth());
+  return element;
+}
+
+bool isUnsignedElement(Type element) {
+  auto intType = dyn_cast<IntegerType>(element);
+  return intType && (intType.isUnsigned() || intType.getWidth() == 1);
+}
+
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return arith::ConstantOp::create(b, loc, type,
+                                   b.getIntegerAttr(type, value));
+}
+
+Value isNaNScalar(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+
+/// max/min: NaN-propagating on floats, by signedness on integers.
+Value extremum(OpBuilder &b, Location loc, Type element, Value x, Value y,
+               bool isMax) {
+  if (isa<FloatType>(element)) {
+    auto pred = isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+    Value better = arith::CmpFOp::create(b, loc, pred, x, y);
+    Value pick = arith::SelectOp::create(b, loc, better, x, y);
+    Value yIsNaN = isNaNScalar(b, loc, y);
+    pick = arith::SelectOp::create(b, loc, yIsNaN, y, pick);
+    Value xIsNaN = isNaNScalar(b, loc, x);
+    return arith::SelectOp::create(b, loc, xIsNaN, x, pick);
+  }
+  bool isUnsigned = isUnsignedElement(element);
+  auto pred = isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                  : arith::CmpIPredicate::sgt)
+                    : (isUnsigned ? arith::CmpIPredicate::ult
+                                  : arith::CmpIPredicate::slt);
+  return arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, pred, x, y), x, y);
+}
+
+/// Integer division and remainder with the spec's results where C's are
+/// undefined: x / 0 is all ones (-1), x % 0 is x; INT_MIN / -1 is INT_MIN
+/// and INT_MIN % -1 is 0.
+Value integerDivision(OpBuilder &b, Location loc, Type element, Value x,
+                      Value y, bool remainder) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value zero = intConstant(b, loc, type, 0);
+  Value one = intConstant(b, loc, type, 1);
+  Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value bad = byZero;
+  Value overflow;
+  if (!isUnsignedElement(element)) {
+    Value minusOne = intConstant(b, loc, type, -1);
+    Value minValue = arith::ConstantOp::create(
+        b, loc, type,
+        b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
+    Value xIsMin =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, minValue);
+    Value yIsMinusOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+    overflow = arith::AndIOp::create(b, loc, xIsMin, yIsMinusOne);
+    bad = arith::OrIOp::create(b, loc, byZero, overflow);
+  }
+  Value safe = arith::SelectOp::create(b, loc, bad, one, y);
+  Value result;
+  if (isUnsignedElement(element))
+    result = remainder ? Value(arith::RemUIOp::create(b, loc, x, safe))
+                       : Value(arith::DivUIOp::create(b, loc, x, safe));
+  else
+    result = remainder ? Value(arith::RemSIOp::create(b, loc, x, safe))
+                       : Value(arith::DivSIOp::create(b, loc, x, safe));
+  if (overflow)
+    result = arith::SelectOp::create(
+        b, loc, overflow, remainder ? zero : x, result);
+  Value onZero = remainder ? x : intConstant(b, loc, type, -1);
+  return arith::SelectOp::create(b, loc, byZero, onZero, result);
+}
+
+/// A float's bits as a signed integer whose order is IEEE totalOrder.
+Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(width);
+  Value bits = arith::BitcastOp::create(b, loc, intType, x);
+  Value zero = intConstant(b, loc, intType, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, zero);
+  Value maxValue = arith::ConstantOp::create(
+      b, loc, intType,
+      b.getIntegerAttr(intType, APInt::getSignedMaxValue(width)));
+  Value flipped = arith::XOrIOp::create(b, loc, bits, maxValue);
+  return arith::SelectOp::create(b, loc, negative, flipped, bits);
+}
+
+Value compare(OpBuilder &b, Location loc, stablehlo::CompareOp op, Value x,
+              Value y) {
+  using Dir = stablehlo::ComparisonDirection;
+  Type element = getElementTypeOrSelf(op.getLhs().getType());
+  Dir dir = op.getComparisonDirection();
+  auto compareType = op.getCompareType();
+  bool totalOrder = compareType == stablehlo::ComparisonType::TOTALORDER;
+  if (isa<FloatType>(element) && !totalOrder) {
+    auto pred = arith::CmpFPredicate::OEQ;
+    switch (dir) {
+    case Dir::EQ: pred = arith::CmpFPredicate::OEQ; break;
+    case Dir::NE: pred = arith::CmpFPredicate::UNE; break;
+    case Dir::LT: pred = arith::CmpFPredicate::OLT; break;
+    case Dir::LE: pred = arith::CmpFPredicate::OLE; break;
+    case Dir::GT: pred = arith::CmpFPredicate::OGT; break;
+    case Dir::GE: pred = arith::CmpFPredicate::OGE; break;
+    }
+    return arith::CmpFOp::create(b, loc, pred, x, y);
+  }
+  if (totalOrder && isa<FloatType>(element)) {
+    x = totalOrderKey(b, loc, x);
+    y = totalOrderKey(b, loc, y);
+  }
+  bool isUnsigned = !totalOrder && (isUnsignedElement(element) ||
+                                    compareType ==
+                                        stablehlo::ComparisonType::UNSIGNED);
+  auto pred = arith::CmpIPredicate::eq;
+  switch (dir) {
+  case Dir::EQ: pred = arith::CmpIPredicate::eq; break;
+  case Dir::NE: pred = arith::CmpIPredicate::ne; break;
+  case Dir::LT: pred = isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
+  case Dir::LE: pred = isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
+  case Dir::GT: pred = isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
+  case Dir::GE: pred = isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+  }
+  return arith::CmpIOp::create(b, loc, pred, x, y);
+}
+
+/// stablehlo.convert on a scalar.
+Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
+  Type target = scalarType(to);
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from)) {
+      Value zero =
+          arith::ConstantOp::create(b, loc, from, b.getFloatAttr(from, 0.0));
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    }
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                 intConstant(b, loc, x.getType(), 0));
+  }
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (fromFloat && toFloat) {
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, target, x);
+    return arith::TruncFOp::create(b, loc, target, x);
+  }
+  if (!fromFloat && toFloat) {
+    if (isUnsignedElement(from))
+      return arith::UIToFPOp::create(b, loc, target, x);
+    return arith::SIToFPOp::create(b, loc, target, x);
+  }
+  if (fromFloat)
+    return isUnsignedElement(to)
+               ? Value(arith::FPToUIOp::create(b, loc, target, x))
+               : Value(arith::FPToSIOp::create(b, loc, target, x));
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth == toWidth)
+    return x;
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(b, loc, target, x);
+  if (isUnsignedElement(from))
+    return arith::ExtUIOp::create(b, loc, target, x);
+  return arith::ExtSIOp::create(b, loc, target, x);
+}
+
+/// One stablehlo op on scalars, or null when it has no scalar form here.
+Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
+  Location loc = op->getLoc();
+  if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
+    auto value = cast<DenseElementsAttr>(constant.getValue());
+    Type element = value.getElementType();
+    if (isa<FloatType>(element))
+      return arith::ConstantOp::create(
+          b, loc, element,
+          b.getFloatAttr(element, value.getSplatValue<APFloat>()));
+    if (isa<IntegerType>(element))
+      return scalarConstant(b, loc, element, value.getSplatValue<APInt>());
+    return nullptr;
+  }
+  if (op->getNumResults() != 1)
+    return nullptr;
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  Type operandElement = op->getNumOperands()
+                            ? getElementTypeOrSelf(op->getOperand(0).getType())
+                            : element;
+  bool isFloat = isa<FloatType>(element);
+  bool isBool = element.isInteger(1);
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](stablehlo::AddOp) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, args[0], args[1]);
+        if (isBool)
+          return arith::OrIOp::create(b, loc, args[0], args[1]);
+        return arith::AddIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::SubtractOp) -> Value {
+        if (isFloat)
+          return arith::SubFOp::create(b, loc, args[0], args[1]);
+        return arith::SubIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::MulOp) -> Value {
+        if (isFloat)
+          return arith::MulFOp::create(b, loc, args[0], args[1]);
+        if (isBool)
+          return arith::AndIOp::create(b, loc, args[0], args[1]);
+        return arith::MulIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::DivOp) -> Value {
+        if (isFloat)
+          return arith::DivFOp::create(b, loc, args[0], args[1]);
+        return integerDivision(b, loc, element, args[0], args[1], false);
+      })
+      .Case([&](stablehlo::RemOp) -> Value {
+        if (isFloat)
+          return arith::RemFOp::create(b, loc, args[0], args[1]);
+        return integerDivision(b, loc, element, args[0], args[1], true);
+      })
+      .Case([&](stablehlo::MaxOp) {
+        return extremum(b, loc, element, args[0], args[1], true);
+      })
+      .Case([&](stablehlo::MinOp) {
+        return extremum(b, loc, element, args[0], args[1], false);
+      })
+      .Case([&](stablehlo::AndOp) -> Value {
+        return arith::AndIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::OrOp) -> Value {
+        return arith::OrIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::XorOp) -> Value {
+        return arith::XOrIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case([&](stablehlo::NotOp) -> Value {
+        Value ones = intConstant(b, loc, args[0].getType(), -1);
+        return arith::XOrIOp::create(b, loc, args[0], ones);
+      })
+      .Case([&](stablehlo::NegOp) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, args[0]);
+        Value zero = intConstant(b, loc, args[0].getType(), 0);
+        return arith::SubIOp::create(b, loc, zero, args[0]);
+      })
+      .Case([&](stablehlo::AbsOp) -> Value {
+        if (isa<FloatType>(operandElement))
+          return math::AbsFOp::create(b, loc, args[0]);
+        return math::AbsIOp::create(b, loc, args[0]);
+      })
+      .Case([&](stablehlo::CompareOp compareOp) {
+        return compare(b, loc, compareOp, args[0], args[1]);
+      })
+      .Case([&](stablehlo::SelectOp) -> Value {
+        return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+      })
+      .Case([&](stablehlo::ConvertOp) -> Value {
+        if (!isa<FloatType, IntegerType>(operandElement) ||
+            !isa<FloatType, IntegerType>(element))
+          return nullptr;
+        return convert(b, loc, operandElement, element, args[0]);
+      })
+      .Case([&](stablehlo::ExpOp) -> Value {
+        return isFloat ? math::ExpOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::LogOp) -> Value {
+        return isFloat ? math::LogOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::SqrtOp) -> Value {
+        return isFloat ? math::SqrtOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::TanhOp) -> Value {
+        return isFloat ? math::TanhOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Default([](Operation *) -> Value { return nullptr; });
+}
+
+} // namespace
+
+Value scalarConstant(OpBuilder &builder, Location loc, Type type,
+                     const APInt &bits) {
+  Type signless = scalarType(type);
+  return arith::ConstantOp::create(builder, loc, signless,
+                                   builder.getIntegerAttr(signless, bits));
+}
+
+FailureOr<SmallVector<Value>> scalarizeBody(OpBuilder &builder, Block &body,
+                                            ValueRange args) {
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    map.map(arg, value);
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<stablehlo::ReturnOp>(op)) {
+      SmallVector<Value> results;
+      for (Value v : ret.getOperands())
+        results.push_back(map.lookup(v));
+      return results;
+    }
+    // Every value in a body is a 0-d tensor.
+    for (Type type : llvm::concat<const Type>(op.getOperandTypes(),
+                                              op.getResultTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getRank() != 0 ||
+          !isa<FloatType, IntegerType>(tensor.getElementType()))
+        return failure();
+    }
+    SmallVector<Value> operands;
+    for (Value v : op.getOperands()) {
+      Value mapped = map.lookupOrNull(v);
+      if (!mapped)
+        return failure(); // defined outside the body
+      operands.push_back(mapped);
+    }
+    Value result = scalarize(builder, &op, operands);
+    if (!result)
+      return failure();
+    map.map(op.getResult(0), result);
+  }
+  return failure();
+}
+
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,420 @@
+"""The body of a ``tvm.kernel`` op, written out as a TIR PrimFunc.
+
+Each op of the body becomes one TIR statement or expression: loops become
+``For``, ``memref.load``/``memref.store`` become buffer accesses, every scalar
+result is bound once (``Bind``) where the op stands, so evaluation order is
+the body's. Values are held in the dtype of their MLIR type (signless
+integers as signed TIR integers); the ops whose meaning depends on
+signedness (``divui``, ``cmpi ult``, ``extui``, ...) reinterpret their
+operands as the op says, and loads/stores convert from/to the buffer's
+dtype, which is the tensor's (``uint32`` for ``ui32``). The table below is
+arith's and math's semantics, op by op; the C++ pipeline decided what to
+compute.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .errors import EmitError
+
+
+def _tir():
+    from tvm import tirx
+
+    return tirx
+
+
+def _unsigned(dtype: str) -> str:
+    return "u" + dtype if dtype.startswith("int") else dtype
+
+
+def _dtype(x) -> str:
+    return str(x.ty)
+
+
+def _as(dtype: str, x):
+    tir = _tir()
+    return x if _dtype(x) == dtype else tir.Cast(dtype, x)
+
+
+def _in_unsigned(fn):
+    """An integer op computed on the operands' bits read as unsigned: it
+    wraps on overflow (TIR's signed arithmetic may not) and gives the
+    unsigned meaning where that matters."""
+
+    def op(args, attrs, dtype):
+        if dtype == "bool":
+            return fn(*args)
+        u = _unsigned(dtype)
+        return _as(dtype, fn(*[_as(u, a) for a in args]))
+
+    return op
+
+
+def _signed(fn):
+    def op(args, attrs, dtype):
+        return fn(*args)
+
+    return op
+
+
+def _float(fn):
+    def op(args, attrs, dtype):
+        return fn(*args)
+
+    return op
+
+
+def _cmpi(args, attrs, dtype):
+    tir = _tir()
+    pred = attrs["predicate"]
+    a, b = args
+    if _dtype(a) == "bool":  # TIR compares no booleans: compare them as bytes
+        a, b = _as("uint8", a), _as("uint8", b)
+    if pred in ("eq", "ne"):
+        return tir.EQ(a, b) if pred == "eq" else tir.NE(a, b)
+    if pred[0] == "u":
+        a, b = _as(_unsigned(_dtype(a)), a), _as(_unsigned(_dtype(b)), b)
+    compare = {"lt": tir.LT, "le": tir.LE, "gt": tir.GT, "ge": tir.GE}[pred[1:]]
+    return compare(a, b)
+
+
+def _isnan(x):
+    # TIR's isnan takes no half types; widening keeps NaN-ness.
+    if _dtype(x) in ("float16", "bfloat16"):
+        x = _tir().Cast("float32", x)
+    return _tir().isnan(x)
+
+
+def _cmpf(args, attrs, dtype):
+    tir = _tir()
+    pred = attrs["predicate"]
+    a, b = args
+    if pred in ("false", "true"):
+        return tir.IntImm("bool", int(pred == "true"))
+    unordered = tir.Or(_isnan(a), _isnan(b))
+    if pred == "ord":
+        return tir.Not(unordered)
+    if pred == "uno":
+        return unordered
+    base = {
+        "eq": tir.EQ, "gt": tir.GT, "ge": tir.GE, "lt": tir.LT, "le": tir.LE,
+        "ne": lambda x, y: tir.Not(tir.EQ(x, y)),
+    }[pred[1:]](a, b)
+    if pred[0] == "o":
+        return tir.And(tir.Not(unordered), base)
+    return tir.Or(unordered, base)
+
+
+def _select(args, attrs, dtype):
+    return _tir().Select(*args)
+
+
+def _int_cast(signed: bool):
+    def op(args, attrs, dtype):
+        tir = _tir()
+        (x,) = args
+        if _dtype(x) == "bool":
+            if signed:  # i1 true sign-extends to all ones
+                return tir.Select(x, tir.IntImm(dtype, -1), tir.IntImm(dtype, 0))
+            return tir.Cast(dtype, x)
+        if dtype == "bool":  # trunci to i1 keeps the lowest bit
+            return tir.NE(tir.bitwise_and(x, tir.IntImm(_dtype(x), 1)), tir.IntImm(_dtype(x), 0))
+        source = _dtype(x) if signed else _unsigned(_dtype(x))
+        target = dtype if signed else _unsigned(dtype)
+        return _as(dtype, tir.Cast(target, _as(source, x)))
+
+    return op
+
+
+def _to_float(signed: bool):
+    def op(args, attrs, dtype):
+        (x,) = args
+        if _dtype(x) != "bool" and not signed:
+            x = _as(_unsigned(_dtype(x)), x)
+        return _tir().Cast(dtype, x)
+
+    return op
+
+
+def _fp_to_int(signed: bool):
+    def op(args, attrs, dtype):
+        tir = _tir()
+        (x,) = args
+        return _as(dtype, tir.Cast(dtype if signed else _unsigned(dtype), x))
+
+    return op
+
+
+def _cast(args, attrs, dtype):
+    return _tir().Cast(dtype, args[0])
+
+
+def _bitcast(args, attrs, dtype):
+    tir = _tir()
+    (x,) = args
+    # bfloat16 values are held in f32 (see _KernelWriter.bind): their bits
+    # are the f32's upper half.
+    if dtype == "float32" and _dtype(x) in ("int16", "uint16"):
+        wide = tir.Cast("uint32", _as("uint16", x))
+        return tir.reinterpret("float32", tir.shift_left(wide, tir.IntImm("uint32", 16)))
+    if _dtype(x) == "float32" and dtype in ("int16", "uint16"):
+        high = tir.shift_right(tir.reinterpret("uint32", x), tir.IntImm("uint32", 16))
+        return _as(dtype, tir.Cast("uint16", high))
+    return tir.reinterpret(dtype, x)
+
+
+def _round_to_bfloat16(x):
+    """An f32 rounded to the nearest bfloat16 (ties to even), still in f32;
+    NaN stays NaN."""
+    tir = _tir()
+    u32 = lambda v: tir.IntImm("uint32", v)  # noqa: E731
+    bits = tir.reinterpret("uint32", x)
+    lsb = tir.bitwise_and(tir.shift_right(bits, u32(16)), u32(1))
+    rounded = tir.bitwise_and(bits + u32(0x7FFF) + lsb, u32(0xFFFF0000))
+    quiet = tir.bitwise_or(tir.bitwise_and(bits, u32(0xFFFF0000)), u32(0x00400000))
+    return tir.reinterpret("float32", tir.Select(tir.isnan(x), quiet, rounded))
+
+
+def _shift(kind: str):
+    def op(args, attrs, dtype):
+        tir = _tir()
+        a, b = args
+        if kind == "shli":
+            return _as(dtype, tir.shift_left(_as(_unsigned(dtype), a), _as(_unsigned(dtype), b)))
+        if kind == "shrui":
+            return _as(dtype, tir.shift_right(_as(_unsigned(dtype), a), _as(_unsigned(dtype), b)))
+        return tir.shift_right(a, b)
+
+    return op
+
+
+def _logical(int_fn, bool_fn):
+    def op(args, attrs, dtype):
+        return bool_fn(*args) if dtype == "bool" else int_fn(*args)
+
+    return op
+
+
+def _math(name: str):
+    def op(args, attrs, dtype):
+        return getattr(_tir(), name)(*args)
+
+    return op
+
+
+def _table() -> dict[str, Callable[[list, dict, str], Any]]:
+    tir = _tir()
+    return {
+        "arith.addi": _in_unsigned(lambda a, b: a + b),
+        "arith.subi": _in_unsigned(lambda a, b: a - b),
+        "arith.muli": _in_unsigned(lambda a, b: a * b),
+        "arith.divsi": _signed(tir.truncdiv),
+        "arith.remsi": _signed(tir.truncmod),
+        "arith.divui": _in_unsigned(tir.truncdiv),
+        "arith.remui": _in_unsigned(tir.truncmod),
+        "arith.andi": _logical(tir.bitwise_and, tir.And),
+        "arith.ori": _logical(tir.bitwise_or, tir.Or),
+        "arith.xori": _logical(tir.bitwise_xor, tir.NE),
+        "arith.shli": _shift("shli"),
+        "arith.shrsi": _shift("shrsi"),
+        "arith.shrui": _shift("shrui"),
+        "arith.cmpi": _cmpi,
+        "arith.cmpf": _cmpf,
+        "arith.select": _select,
+        "arith.extsi": _int_cast(True),
+        "arith.extui": _int_cast(False),
+        "arith.trunci": _int_cast(True),
+        "arith.index_cast": _int_cast(True),
+        "arith.index_castui": _int_cast(False),
+        "arith.sitofp": _to_float(True),
+        "arith.uitofp": _to_float(False),
+        "arith.fptosi": _fp_to_int(True),
+        "arith.fptoui": _fp_to_int(False),
+        "arith.extf": _cast,
+        "arith.truncf": _cast,
+        "arith.bitcast": _bitcast,
+        "arith.addf": _float(lambda a, b: a + b),
+        "arith.subf": _float(lambda a, b: a - b),
+        "arith.mulf": _float(lambda a, b: a * b),
+        "arith.divf": _float(tir.Div),
+        "arith.remf": _float(tir.fmod),
+        "arith.negf": _float(lambda a: -a),
+        "math.absf": _math("abs"),
+        "math.absi": _math("abs"),
+        "math.sqrt": _math("sqrt"),
+        "math.rsqrt": _math("rsqrt"),
+        "math.exp": _math("exp"),
+        "math.log": _math("log"),
+        "math.log1p": _math("log1p"),
+        "math.tanh": _math("tanh"),
+        "math.sin": _math("sin"),
+        "math.cos": _math("cos"),
+        "math.atan2": _math("atan2"),
+        "math.powf": _math("pow"),
+        "math.floor": _math("floor"),
+        "math.ceil": _math("ceil"),
+        "math.roundeven": _math("nearbyint"),
+        "math.copysign": _math("copysign"),
+        "math.ctpop": _math("popcount"),
+        "math.ctlz": _math("clz"),
+    }
+
+
+def _seq(stmts: list):
+    """One statement of a list (TIR rejects a SeqStmt of one)."""
+    tir = _tir()
+    if not stmts:
+        return tir.Evaluate(0)
+    return stmts[0] if len(stmts) == 1 else tir.SeqStmt(stmts)
+
+
+def _constant(value: Any, dtype: str):
+    tir = _tir()
+    if dtype == "bool":
+        return tir.IntImm("bool", int(bool(value)))
+    if dtype == "bfloat16":  # held in f32, see _KernelWriter.bind
+        return tir.FloatImm("float32", float(value))
+    if dtype.startswith("float"):
+        return tir.FloatImm(dtype, float(value))
+    bits = int(dtype[3:])
+    value = int(value) & ((1 << bits) - 1)  # the attribute's bits, as signed
+    if value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return tir.IntImm(dtype, value)
+
+
+class _KernelWriter:
+    def __init__(self, name: str):
+        self.name = name
+        self.values: dict[int, Any] = {}
+        self.buffers: dict[int, tuple[Any, str, bool]] = {}
+        self.table = _table()
+        self.count = 0
+
+    def fresh(self, hint: str) -> str:
+        self.count += 1
+        return f"{hint}{self.count}"
+
+    def buffer(self, value_id: int, shape, dtype: str, value_dtype: str, scope: str = "global"):
+        tir = _tir()
+        scalar = len(shape) == 0 and scope == "local"
+        if scope == "local" and dtype == "bfloat16":
+            dtype = value_dtype = "float32"  # bfloat16 values are held in f32
+        dims = [tir.IntImm("int64", d) for d in (shape if not scalar else (1,))]
+        buf = tir.decl_buffer(dims, dtype, self.fresh("buf" if scope == "global" else "local"), scope=scope)
+        self.buffers[value_id] = (buf, value_dtype, scalar)
+        return buf
+
+    def access(self, op, buffer_operand: int, index_operands: list[int]):
+        buf, value_dtype, scalar = self.buffers[buffer_operand]
+        indices = [self.values[i] for i in index_operands]
+        if scalar:
+            indices = [_tir().IntImm("int64", 0)]
+        return buf, value_dtype, indices
+
+    def block(self, block: dict) -> list:
+        tir = _tir()
+        stmts: list = []
+        for op in block["ops"]:
+            name = op["name"]
+            where = f"{op['location']}: {name}"
+            operands = op["operands"]
+            if name in ("scf.yield", "scf.reduce"):
+                continue
+            if name == "arith.constant":
+                value_id, (_, dtype, _) = op["results"][0]
+                self.values[value_id] = _constant(op["attributes"]["value"], dtype)
+            elif name == "memref.alloca":
+                value_id, (shape, dtype, _) = op["results"][0]
+                buf = self.buffer(value_id, shape, dtype, dtype, scope="local")
+                stmts.append(tir.AllocBuffer(buf))
+            elif name == "memref.load":
+                buf, value_dtype, indices = self.access(op, operands[0], operands[1:])
+                value_id, _ = op["results"][0]
+                load = _as(value_dtype, tir.BufferLoad(buf, indices))
+                if buf.dtype == "bfloat16":
+                    # TVM's bfloat16 legalization rewrites loads in stores but
+                    # not in Binds: widen through a local f32 slot.
+                    slot = tir.decl_buffer([tir.IntImm("int64", 1)], "float32", self.fresh("widened"), scope="local")
+                    zero = [tir.IntImm("int64", 0)]
+                    stmts += [tir.AllocBuffer(slot), tir.BufferStore(slot, tir.Cast("float32", load), zero)]
+                    load = tir.BufferLoad(slot, zero)
+                stmts.append(self.bind(value_id, load))
+            elif name == "memref.store":
+                buf, _, indices = self.access(op, operands[1], operands[2:])
+                value = _as(buf.dtype, self.values[operands[0]])
+                stmts.append(tir.BufferStore(buf, value, indices))
+            elif name == "scf.for":
+                stmts.append(self.loop(op, [operands[0]], [operands[1]], [operands[2]], tir.ForKind.SERIAL))
+            elif name == "scf.parallel":
+                n = len(operands) // 3
+                stmts.append(self.loop(op, operands[:n], operands[n : 2 * n], operands[2 * n :], tir.ForKind.PARALLEL))
+            elif name == "scf.if":
+                cond = self.values[operands[0]]
+                then_blocks, else_blocks = op["regions"]
+                then_case = _seq(self.block(then_blocks[0]))
+                else_case = _seq(self.block(else_blocks[0])) if else_blocks and else_blocks[0]["ops"][:-1] else None
+                stmts.append(tir.IfThenElse(cond, then_case, else_case))
+            elif name in self.table:
+                value_id, (_, dtype, _) = op["results"][0]
+                # bfloat16 is computed in f32 and rounded (see bind).
+                compute = "float32" if dtype == "bfloat16" else dtype
+                try:
+                    expr = self.table[name]([self.values[i] for i in operands], op["attributes"], compute)
+                except Exception as error:  # noqa: BLE001 - TVM raises many kinds
+                    raise EmitError(f"{where}: {error}") from error
+                expr = _as(compute, expr)
+                if dtype == "bfloat16":
+                    stmts.append(self.bind(value_id, expr))
+                    expr = _round_to_bfloat16(self.values[value_id])
+                stmts.append(self.bind(value_id, expr))
+            else:
+                raise EmitError(f"{where}: no TIR equivalent for this op in a tvm.kernel body")
+        return stmts
+
+    def bind(self, value_id: int, expr):
+        tir = _tir()
+        if _dtype(expr) == "bfloat16":
+            # TIR computes nothing in bfloat16 before its storage is lowered:
+            # kernels hold bfloat16 values in f32, rounded after every op.
+            expr = tir.Cast("float32", expr)
+        var = tir.Var(self.fresh("v"), _dtype(expr))
+        self.values[value_id] = var
+        return tir.Bind(var, expr)
+
+    def loop(self, op, lbs, ubs, steps, kind):
+        """Loops with unit-stride TIR counters; each induction variable is
+        bound to lb + counter * step."""
+        tir = _tir()
+        (block,) = op["regions"][0]
+        ivs = [arg_id for arg_id, _ in block["arguments"]]
+        counters = []
+        prologue = []
+        for iv, lb, ub, step in zip(ivs, lbs, ubs, steps):
+            lb, ub, step = self.values[lb], self.values[ub], self.values[step]
+            counter = tir.Var(self.fresh("i"), "int64")
+            extent = tir.max(tir.truncdiv(ub - lb + step - tir.IntImm("int64", 1), step), tir.IntImm("int64", 0))
+            counters.append((counter, lb, extent))
+            prologue.append(self.bind(iv, lb + counter * step))
+        body = _seq(prologue + self.block(block))
+        for depth, (counter, _, extent) in reversed(list(enumerate(counters))):
+            loop_kind = kind if depth == 0 else tir.ForKind.SERIAL
+            body = tir.For(counter, tir.IntImm("int64", 0), extent, loop_kind, body)
+        return body
+
+
+def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tuple]):
+    """The PrimFunc of one tvm.kernel op (as the C++ walk gives it)."""
+    from tvm import s_tir
+
+    tir = _tir()
+    writer = _KernelWriter(op["attributes"]["name"])
+    (block,) = op["regions"][0]
+    params = []
+    for (arg_id, (shape, value_dtype, _)), (_, dtype, _) in zip(block["arguments"], operand_types + result_types):
+        params.append(writer.buffer(arg_id, shape, dtype, value_dtype))
+    body = _seq(writer.block(block))
+    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
+    return tir.PrimFunc(params, root)

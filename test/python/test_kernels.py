@@ -1,0 +1,73 @@
+"""Numerics of the ops that become TIR kernels (tvm.kernel) against jax.jit:
+reductions with any body or several operands, and ops on bits."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax, random_args
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16", "int8", "uint32", "bool"])
+def test_argmax_argmin(dtype):
+    (x,) = random_args([((6, 11), dtype if dtype != "bfloat16" else "float32")], seed=3)
+    x = x.astype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
+    x[1, 4:7] = x[1, 2]  # ties: the lowest index wins
+
+    def f(x):
+        return jnp.argmax(x, axis=1), jnp.argmin(x, axis=0), jnp.argmax(x)
+
+    assert_matches_jax(f, x)
+
+
+def test_argmax_propagates_nan():
+    x = np.array([[1.0, np.nan, 3.0], [-1.0, -2.0, np.nan], [0.5, 0.25, 2.0]], np.float32)
+    assert_matches_jax(lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=1)), x)
+
+
+def test_reduce_with_a_body_of_several_ops():
+    # sum of squares folded into one reduce body, with an unsigned compare
+    (x,) = random_args([((5, 7), "uint16")], seed=1)
+
+    def f(x):
+        init = (jnp.uint16(0), jnp.uint16(0))
+        def body(a, b):
+            return (a[0] + b[0] * b[0], jnp.where(a[1] > b[1], a[1], b[1]))
+        return jax.lax.reduce((x, x), init, body, (1,))
+
+    assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize(
+    "src, dst",
+    [("float32", "uint32"), ("int64", "float64"), ("float32", "uint8"), ("uint8", "float32"),
+     ("int16", "float16"), ("float64", "int32"), ("bfloat16", "int16")],
+)
+def test_bitcast_convert(src, dst):
+    rng = np.random.default_rng(0)
+    ratio = np.dtype(dst).itemsize // (2 if src == "bfloat16" else np.dtype(src).itemsize)
+    # To a wider type, the minor dimension holds the pieces of one element.
+    x = rng.standard_normal((3, ratio) if ratio > 1 else (3, 8)).astype(np.float64) * 100
+    if src == "bfloat16":
+        x = x.astype(ml_dtypes.bfloat16)
+    else:
+        x = x.astype(src)
+    assert_matches_jax(lambda x: jax.lax.bitcast_convert_type(x, dst), x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("exponent_bits, mantissa_bits", [(8, 7), (5, 10), (3, 2), (4, 0)])
+def test_reduce_precision(dtype, exponent_bits, mantissa_bits):
+    x = np.array([0.0, -0.0, 1.0, 1.0 + 2**-9, 3.14159, 1e-9, -7e3, 6.5e4, np.inf, -np.inf, np.nan, 2.5e-5], dtype)
+    assert_matches_jax(lambda x: jax.lax.reduce_precision(x, exponent_bits, mantissa_bits), x, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nextafter(dtype):
+    x = np.array([0.0, -0.0, 1.0, 1.0, -1.0, np.inf, np.nan, 5.0, 1e-45, -3.0], dtype)
+    y = np.array([1.0, -1.0, 2.0, 0.0, -1.0, 0.0, 1.0, np.nan, 0.0, np.inf], dtype)
+    assert_matches_jax(jnp.nextafter, x, y, rtol=0, atol=0)
