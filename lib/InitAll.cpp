@@ -14,6 +14,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <string>
+
 namespace mlir::stablehlo_tvm {
 
 void registerAllDialects(DialectRegistry &registry) {
@@ -22,10 +24,19 @@ void registerAllDialects(DialectRegistry &registry) {
   func::registerInlinerExtension(registry);
 }
 
+namespace {
+// The import, pass by pass: one definition for the tool and the module.
+constexpr const char *kImportPasses =
+    "stablehlo-drop-sharding,stablehlo-inline-private-functions,"
+    "stablehlo-lower-complex,convert-stablehlo-to-tvm,cse,tvm-check-legality";
+} // namespace
+
+const char *getImportPasses() { return kImportPasses; }
+
 const char *getImportPipeline() {
-  return "builtin.module(stablehlo-drop-sharding,"
-         "stablehlo-inline-private-functions,"
-         "convert-stablehlo-to-tvm,cse,tvm-check-legality)";
+  static const std::string pipeline =
+      std::string("builtin.module(") + kImportPasses + ")";
+  return pipeline.c_str();
 }
 
 void registerAllPasses() {
@@ -36,14 +47,11 @@ void registerAllPasses() {
   registerSymbolDCEPass();
   PassPipelineRegistration<>(
       "stablehlo-to-tvm-pipeline",
-      "Import StableHLO into the tvm dialect: drop sharding, inline, "
-      "legalize, check",
+      "Import StableHLO into the tvm dialect: drop sharding, inline, lower "
+      "complex numbers, legalize, check",
       [](OpPassManager &pm) {
-        pm.addPass(createDropSharding());
-        pm.addPass(createInlinePrivateFunctions());
-        pm.addPass(createConvertStableHLOToTVM());
-        pm.addPass(createCSEPass());
-        pm.addPass(createCheckTVMLegality());
+        if (failed(parsePassPipeline(kImportPasses, pm)))
+          llvm::report_fatal_error("the import pipeline does not parse");
       });
 }
 

@@ -437,6 +437,7 @@ NB_MODULE(_core, m) {
   });
 
   m.attr("IMPORT_PIPELINE") = stablehlo_tvm::getImportPipeline();
+  m.attr("IMPORT_PASSES") = stablehlo_tvm::getImportPasses();
 
   nb::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, nb::arg("text"),

@@ -13,6 +13,9 @@ void registerAllDialects(DialectRegistry &registry);
 /// Every pass of the project and the `stablehlo-to-tvm-pipeline` pipeline.
 void registerAllPasses();
 
+/// The import's passes, comma-separated, in order (no anchor).
+const char *getImportPasses();
+
 /// The import pipeline, as a textual pass pipeline anchored on builtin.module.
 const char *getImportPipeline();
 

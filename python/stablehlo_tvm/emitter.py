@@ -125,6 +125,9 @@ def _convert_attribute(value: Any) -> Any:
     return value
 
 
+_COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
+
+
 def emit_function(bb, function: dict) -> None:
     """Adds one func.func of the tvm dialect to the BlockBuilder's module."""
     from tvm import relax
@@ -137,7 +140,10 @@ def emit_function(bb, function: dict) -> None:
         params.append(var)
         values[value_id] = var
 
-    with bb.function(name, params):
+    # How complex values were split into real pairs (stablehlo-lower-complex),
+    # for callers to split arguments and join results.
+    attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
+    with bb.function(name, params, attrs=attrs or None):
         with bb.dataflow():
             for op in function["ops"]:
                 op_name: str = op["name"]

@@ -30,12 +30,42 @@ class Compiled:
 
         # order="C" copies only when needed and, unlike ascontiguousarray, keeps
         # 0-d arrays 0-d.
-        tensors = [tvm.runtime.tensor(np.asarray(a, order="C"), self.device) for a in args]
+        complex_args, complex_results = self._complex_signature(name)
+        arrays = []
+        for i, a in enumerate(args):
+            a = np.asarray(a, order="C")
+            # TVM has no complex dtype: complex values travel as (real, imag).
+            arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
+        tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
         function = self._function if name == self.entry else self._vm[name]
         result = function(*tensors)
-        if hasattr(result, "numpy"):
-            return result.numpy()
-        return tuple(r.numpy() for r in result)
+        outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
+        if complex_results:
+            joined, k = [], 0
+            while k < len(outputs):
+                if len(joined) in complex_results:
+                    joined.append(_join_complex(outputs[k], outputs[k + 1]))
+                    k += 2
+                else:
+                    joined.append(outputs[k])
+                    k += 1
+            outputs = joined
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def _complex_signature(self, name: str) -> tuple[set[int], set[int]]:
+        attrs = self.irmodule[name].attrs
+        if attrs is None:
+            return set(), set()
+        return (
+            {int(i) for i in attrs.get("tvm.complex_arguments", [])},
+            {int(i) for i in attrs.get("tvm.complex_results", [])},
+        )
+
+
+def _join_complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
+    value = np.empty(real.shape, np.result_type(real.dtype, np.complex64))
+    value.real, value.imag = real, imag
+    return value
 
 
 def build(source: Any, *example_args: Any, target: Any = "llvm", entry: str = "main") -> Compiled:

@@ -40,7 +40,9 @@ def assert_matches_jax(fn, *args, rtol=1e-5, atol=1e-6):
         want = np.asarray(want)
         assert got.shape == want.shape
         assert got.dtype == want.dtype
-        if jax.numpy.issubdtype(want.dtype, jax.numpy.floating):  # bfloat16 too
+        if jax.numpy.issubdtype(want.dtype, jax.numpy.complexfloating):
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+        elif jax.numpy.issubdtype(want.dtype, jax.numpy.floating):  # bfloat16 too
             np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
         else:
             np.testing.assert_array_equal(got, want)

@@ -58,6 +58,30 @@ def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {
+  let summary = "Lower complex tensors to pairs of real tensors";
+  let description = [{
+    TVM has no complex dtype. Each `tensor<...xcomplex<fN>>` becomes two
+    `tensor<...xfN>`, the real and the imaginary part, in function signatures
+    as well (a complex argument or result becomes two, real part first; the
+    attributes `tvm.complex_arguments` and `tvm.complex_results` list the
+    original positions that were complex, so a caller can split and join).
+    Ops become their definitions over the parts, as stablehlo/chlo ops on
+    real tensors: arithmetic (Smith's division), exp/expm1/log/log1p/pow,
+    sqrt/rsqrt, sin/cos/tanh, abs (a scaled hypot), real/imag/complex,
+    compare EQ/NE, convert, dot_general (four real products), sums, and the
+    data movement ops part by part. A function with a complex op that has no
+    definition here is left unchanged, for tvm-check-legality to report.
+
+    ```mlir
+    %0 = stablehlo.multiply %x, %y : tensor<4xcomplex<f32>>
+    ```
+    becomes `(a c - b d, a d + b c)` over the parts `a, b` of `%x` and `c, d`
+    of `%y`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
   let summary = "Report every op the import could not turn into the tvm dialect";
   let description = [{

@@ -1,0 +1,567 @@
+//===- LowerComplex.cpp - Complex tensors as pairs of real tensors --------===//
+//
+// TVM has no complex dtype. Every tensor of complex<fN> becomes two tensors of
+// fN, its real and imaginary parts, in function signatures too (each complex
+// argument or result becomes two, real first; the original positions are
+// listed in `tvm.complex_arguments` / `tvm.complex_results`). Ops become
+// their definitions over the parts, in stablehlo/chlo ops on real tensors.
+// A function using a complex op with no formula here is left unchanged, for
+// the legality check to report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_LOWERCOMPLEX
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+bool isComplexTensor(Type type) {
+  return isa<ComplexType>(getElementTypeOrSelf(type));
+}
+
+bool hasComplex(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isComplexTensor) ||
+         llvm::any_of(op->getResultTypes(), isComplexTensor);
+}
+
+/// The real tensor type of either part of a complex tensor type.
+RankedTensorType partType(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor.clone(
+      cast<ComplexType>(tensor.getElementType()).getElementType());
+}
+
+struct ComplexTypeConverter : TypeConverter {
+  ComplexTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](RankedTensorType type, SmallVectorImpl<Type> &results)
+                      -> std::optional<LogicalResult> {
+      if (!isa<ComplexType>(type.getElementType()))
+        return std::nullopt;
+      results.push_back(partType(type));
+      results.push_back(partType(type));
+      return success();
+    });
+  }
+};
+
+/// Arithmetic on real tensors of one type, as stablehlo/chlo ops.
+struct Real {
+  OpBuilder &b;
+  Location loc;
+
+  template <typename Op> Value un(Value x) {
+    return Op::create(b, loc, x.getType(), x);
+  }
+  template <typename Op> Value bin(Value x, Value y) {
+    return Op::create(b, loc, x.getType(), x, y);
+  }
+  Value add(Value x, Value y) { return bin<stablehlo::AddOp>(x, y); }
+  Value sub(Value x, Value y) { return bin<stablehlo::SubtractOp>(x, y); }
+  Value mul(Value x, Value y) { return bin<stablehlo::MulOp>(x, y); }
+  Value div(Value x, Value y) { return bin<stablehlo::DivOp>(x, y); }
+  Value neg(Value x) { return un<stablehlo::NegOp>(x); }
+  Value abs(Value x) { return un<stablehlo::AbsOp>(x); }
+  Value exp(Value x) { return un<stablehlo::ExpOp>(x); }
+  Value expm1(Value x) { return un<stablehlo::Expm1Op>(x); }
+  Value log(Value x) { return un<stablehlo::LogOp>(x); }
+  Value log1p(Value x) { return un<stablehlo::Log1pOp>(x); }
+  Value sqrt(Value x) { return un<stablehlo::SqrtOp>(x); }
+  Value sin(Value x) { return un<stablehlo::SineOp>(x); }
+  Value cos(Value x) { return un<stablehlo::CosineOp>(x); }
+  Value sinh(Value x) { return un<chlo::SinhOp>(x); }
+  Value cosh(Value x) { return un<chlo::CoshOp>(x); }
+  Value atan2(Value y, Value x) { return bin<stablehlo::Atan2Op>(y, x); }
+  Value max(Value x, Value y) { return bin<stablehlo::MaxOp>(x, y); }
+  Value min(Value x, Value y) { return bin<stablehlo::MinOp>(x, y); }
+  Value constant(Value like, double value) {
+    auto type = cast<RankedTensorType>(like.getType());
+    auto attr = DenseElementsAttr::get(
+        type, b.getFloatAttr(type.getElementType(), value));
+    return stablehlo::ConstantOp::create(b, loc, type, attr);
+  }
+  Value compare(stablehlo::ComparisonDirection dir, Value x, Value y) {
+    auto type = cast<RankedTensorType>(x.getType()).clone(b.getI1Type());
+    return stablehlo::CompareOp::create(
+        b, loc, type, x, y,
+        stablehlo::ComparisonDirectionAttr::get(b.getContext(), dir),
+        stablehlo::ComparisonTypeAttr{});
+  }
+  Value select(Value pred, Value x, Value y) {
+    return stablehlo::SelectOp::create(b, loc, x.getType(), pred, x, y);
+  }
+  Value andOp(Value x, Value y) { return bin<stablehlo::AndOp>(x, y); }
+  Value orOp(Value x, Value y) { return bin<stablehlo::OrOp>(x, y); }
+
+  /// |x + iy| without overflow in the squares: m * sqrt(1 + (n/m)^2).
+  Value hypot(Value x, Value y) {
+    Value ax = abs(x), ay = abs(y);
+    Value m = max(ax, ay), n = min(ax, ay);
+    Value zero = constant(x, 0.0), one = constant(x, 1.0);
+    Value ratio = div(n, m);
+    Value scaled = mul(m, sqrt(add(one, mul(ratio, ratio))));
+    // 0/0 and inf/inf: the modulus is m itself.
+    Value degenerate = orOp(compare(stablehlo::ComparisonDirection::EQ, m, zero),
+                            compare(stablehlo::ComparisonDirection::EQ, m, n));
+    Value exact = select(compare(stablehlo::ComparisonDirection::EQ, n, zero),
+                         m, scaled);
+    Value infinite = compare(stablehlo::ComparisonDirection::EQ, m,
+                             constant(x, INFINITY));
+    return select(orOp(degenerate, infinite),
+                  select(degenerate, mul(m, sqrt(constant(x, 2.0))), m),
+                  exact);
+  }
+};
+
+using Parts = std::pair<Value, Value>;
+
+/// Complex arithmetic over parts.
+struct Complex : Real {
+  using Real::cos, Real::div, Real::exp, Real::expm1, Real::log,
+      Real::log1p, Real::mul, Real::sin, Real::sqrt;
+
+  Parts mul(Parts x, Parts y) {
+    Value re = sub(Real::mul(x.first, y.first), Real::mul(x.second, y.second));
+    Value im = add(Real::mul(x.first, y.second), Real::mul(x.second, y.first));
+    return {re, im};
+  }
+  /// Smith's algorithm: divide by the larger part of the divisor first.
+  Parts div(Parts x, Parts y) {
+    auto [a, b2] = x;
+    auto [c, d] = y;
+    Value cBigger = compare(stablehlo::ComparisonDirection::GE, abs(c), abs(d));
+    // |c| >= |d|: r = d/c, den = c + d r, ((a + b r), (b - a r)) / den.
+    Value r1 = Real::div(d, c);
+    Value den1 = add(c, Real::mul(d, r1));
+    Value re1 = Real::div(add(a, Real::mul(b2, r1)), den1);
+    Value im1 = Real::div(sub(b2, Real::mul(a, r1)), den1);
+    // |c| < |d|: r = c/d, den = c r + d, ((a r + b), (b r - a)) / den.
+    Value r2 = Real::div(c, d);
+    Value den2 = add(Real::mul(c, r2), d);
+    Value re2 = Real::div(add(Real::mul(a, r2), b2), den2);
+    Value im2 = Real::div(sub(Real::mul(b2, r2), a), den2);
+    return {select(cBigger, re1, re2), select(cBigger, im1, im2)};
+  }
+  Parts exp(Parts x) {
+    Value e = Real::exp(x.first);
+    return {Real::mul(e, cos(x.second)), Real::mul(e, sin(x.second))};
+  }
+  Parts log(Parts x) {
+    return {Real::log(hypot(x.first, x.second)), atan2(x.second, x.first)};
+  }
+  /// The principal square root: t = sqrt((|z| + |a|) / 2); for a >= 0 it is
+  /// (t, b / 2t), else (|b| / 2t, t with b's sign).
+  Parts sqrt(Parts x) {
+    auto [a, b2] = x;
+    Value zero = constant(a, 0.0), half = constant(a, 0.5);
+    Value t = Real::sqrt(Real::mul(half, add(hypot(a, b2), abs(a))));
+    Value twoT = add(t, t);
+    Value q = Real::div(abs(b2), twoT);
+    Value nonNegative = compare(stablehlo::ComparisonDirection::GE, a, zero);
+    Value bNegative = compare(stablehlo::ComparisonDirection::LT, b2, zero);
+    Value re = select(nonNegative, t, q);
+    Value imMagnitude = select(nonNegative, q, t);
+    Value im = select(bNegative, neg(imMagnitude), imMagnitude);
+    // sqrt(0 + bi) with b = 0: t = 0 and q = 0/0.
+    Value isZero = compare(stablehlo::ComparisonDirection::EQ, t, zero);
+    return {select(isZero, zero, re), select(isZero, b2, im)};
+  }
+  Parts reciprocal(Parts x) {
+    Value den = add(Real::mul(x.first, x.first), Real::mul(x.second, x.second));
+    return {Real::div(x.first, den), neg(Real::div(x.second, den))};
+  }
+  Parts sin(Parts x) {
+    return {Real::mul(Real::sin(x.first), cosh(x.second)),
+            Real::mul(Real::cos(x.first), sinh(x.second))};
+  }
+  Parts cos(Parts x) {
+    return {Real::mul(Real::cos(x.first), cosh(x.second)),
+            neg(Real::mul(Real::sin(x.first), sinh(x.second)))};
+  }
+  /// tanh(a + bi) = (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); for large |a|
+  /// it is (sign(a), 0).
+  Parts tanh(Parts x) {
+    Value a2 = add(x.first, x.first), b2 = add(x.second, x.second);
+    Value den = add(cosh(a2), Real::cos(b2));
+    Value re = Real::div(sinh(a2), den);
+    Value im = Real::div(Real::sin(b2), den);
+    Value large = compare(stablehlo::ComparisonDirection::GT, abs(x.first),
+                          constant(x.first, 20.0));
+    Value sign = un<stablehlo::SignOp>(x.first);
+    return {select(large, sign, re),
+            select(large, constant(x.first, 0.0), im)};
+  }
+  /// exp(z) - 1 without cancellation near 0:
+  /// (expm1(a) cos b + (cos b - 1), e^a sin b), cos b - 1 = -2 sin^2(b/2).
+  Parts expm1(Parts x) {
+    auto [a, b2] = x;
+    Value s = Real::sin(Real::mul(b2, constant(b2, 0.5)));
+    Value cosMinusOne = Real::mul(constant(b2, -2.0), Real::mul(s, s));
+    Value re = add(Real::mul(Real::expm1(a), Real::cos(b2)), cosMinusOne);
+    Value im = Real::mul(Real::exp(a), Real::sin(b2));
+    return {re, im};
+  }
+  /// log(1 + z) = (log1p(2a + a^2 + b^2) / 2, atan2(b, 1 + a)).
+  Parts log1p(Parts x) {
+    auto [a, b2] = x;
+    Value one = constant(a, 1.0), half = constant(a, 0.5);
+    Value inner = add(add(a, a), add(Real::mul(a, a), Real::mul(b2, b2)));
+    Value small = compare(stablehlo::ComparisonDirection::LT, abs(inner),
+                          constant(a, 1e10));
+    Value viaLog1p = Real::mul(half, Real::log1p(inner));
+    Value viaHypot = Real::log(hypot(add(one, a), b2));
+    return {select(small, viaLog1p, viaHypot), atan2(b2, add(one, a))};
+  }
+};
+
+/// Base: patterns convert only ops that touch complex values.
+template <typename Op>
+struct ComplexPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OneToNOpAdaptor = typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
+
+  LogicalResult
+  matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!hasComplex(op))
+      return failure();
+    Complex c{{rewriter, op.getLoc()}};
+    SmallVector<Parts> parts;
+    for (ValueRange operand : adaptor.getOperands())
+      parts.push_back(operand.size() == 2 ? Parts{operand[0], operand[1]}
+                                          : Parts{operand[0], Value()});
+    FailureOr<SmallVector<Value>> results = lower(op, parts, c);
+    if (failed(results))
+      return failure();
+    replace(op, *results, rewriter);
+    return success();
+  }
+
+  /// The replacement, flattened: two values per complex result, one per
+  /// other result.
+  virtual FailureOr<SmallVector<Value>> lower(Op op, ArrayRef<Parts> operands,
+                                              Complex &c) const = 0;
+
+  static void replace(Operation *op, ArrayRef<Value> flat,
+                      ConversionPatternRewriter &rewriter) {
+    SmallVector<SmallVector<Value>> grouped;
+    size_t i = 0;
+    for (Type type : op->getResultTypes()) {
+      size_t n = isComplexTensor(type) ? 2 : 1;
+      grouped.emplace_back(flat.begin() + i, flat.begin() + i + n);
+      i += n;
+    }
+    rewriter.replaceOpWithMultiple(op, grouped);
+  }
+};
+
+#define COMPLEX_UNARY(NAME, OP, BODY)                                          \
+  struct NAME : ComplexPattern<OP> {                                           \
+    using ComplexPattern::ComplexPattern;                                      \
+    FailureOr<SmallVector<Value>> lower(OP op, ArrayRef<Parts> x,              \
+                                        Complex &c) const override {           \
+      Parts r = BODY;                                                          \
+      return SmallVector<Value>{r.first, r.second};                            \
+    }                                                                          \
+  };
+
+COMPLEX_UNARY(ExpLowering, stablehlo::ExpOp, c.exp(x[0]))
+COMPLEX_UNARY(Expm1Lowering, stablehlo::Expm1Op, c.expm1(x[0]))
+COMPLEX_UNARY(LogLowering, stablehlo::LogOp, c.log(x[0]))
+COMPLEX_UNARY(Log1pLowering, stablehlo::Log1pOp, c.log1p(x[0]))
+COMPLEX_UNARY(SqrtLowering, stablehlo::SqrtOp, c.sqrt(x[0]))
+COMPLEX_UNARY(RsqrtLowering, stablehlo::RsqrtOp, c.reciprocal(c.sqrt(x[0])))
+COMPLEX_UNARY(SinLowering, stablehlo::SineOp, c.sin(x[0]))
+COMPLEX_UNARY(CosLowering, stablehlo::CosineOp, c.cos(x[0]))
+COMPLEX_UNARY(TanhLowering, stablehlo::TanhOp, c.tanh(x[0]))
+COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
+              (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
+COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
+COMPLEX_UNARY(DivLowering, stablehlo::DivOp, c.div(x[0], x[1]))
+COMPLEX_UNARY(PowLowering, stablehlo::PowOp,
+              c.exp(c.mul(x[1], c.log(x[0]))))
+COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
+              (Parts{x[0].first, x[1].first}))
+#undef COMPLEX_UNARY
+
+struct RealLowering : ComplexPattern<stablehlo::RealOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::RealOp, ArrayRef<Parts> x,
+                                      Complex &) const override {
+    return SmallVector<Value>{x[0].first};
+  }
+};
+
+struct ImagLowering : ComplexPattern<stablehlo::ImagOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::ImagOp, ArrayRef<Parts> x,
+                                      Complex &) const override {
+    return SmallVector<Value>{x[0].second};
+  }
+};
+
+struct AbsLowering : ComplexPattern<stablehlo::AbsOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::AbsOp, ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    return SmallVector<Value>{c.hypot(x[0].first, x[0].second)};
+  }
+};
+
+/// EQ: both parts equal; NE: either differs.
+struct CompareLowering : ComplexPattern<stablehlo::CompareOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::CompareOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    auto dir = op.getComparisonDirection();
+    if (dir != stablehlo::ComparisonDirection::EQ &&
+        dir != stablehlo::ComparisonDirection::NE)
+      return failure();
+    Value re = c.compare(dir, x[0].first, x[1].first);
+    Value im = c.compare(dir, x[0].second, x[1].second);
+    return SmallVector<Value>{dir == stablehlo::ComparisonDirection::EQ
+                                  ? c.andOp(re, im)
+                                  : c.orOp(re, im)};
+  }
+};
+
+/// Between complex types part by part; from real, with a zero imaginary
+/// part; to real, the real part.
+struct ConvertLowering : ComplexPattern<stablehlo::ConvertOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::ConvertOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    auto convert = [&](Value v, RankedTensorType type) -> Value {
+      if (v.getType() == type)
+        return v;
+      return stablehlo::ConvertOp::create(c.b, c.loc, type, v);
+    };
+    Type resultType = op.getType();
+    if (isComplexTensor(resultType)) {
+      RankedTensorType part = partType(resultType);
+      Value re = convert(x[0].first, part);
+      if (!x[0].second) {
+        // A real (or integer) operand: the imaginary part is zero.
+        Value zero = c.constant(re, 0.0);
+        return SmallVector<Value>{re, zero};
+      }
+      return SmallVector<Value>{re, convert(x[0].second, part)};
+    }
+    return SmallVector<Value>{
+        convert(x[0].first, cast<RankedTensorType>(resultType))};
+  }
+};
+
+/// (A + Bi)(C + Di) = (AC - BD) + (AD + BC)i, each product a dot_general
+/// with the op's dimension numbers; a real operand has no B or D.
+struct DotGeneralLowering : ComplexPattern<stablehlo::DotGeneralOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::DotGeneralOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    if (!isComplexTensor(op.getType()))
+      return failure();
+    RankedTensorType part = partType(op.getType());
+    auto dot = [&](Value lhs, Value rhs) -> Value {
+      if (!lhs || !rhs)
+        return Value();
+      IRMapping map;
+      map.map(op.getLhs(), lhs);
+      map.map(op.getRhs(), rhs);
+      Operation *clone = c.b.clone(*op, map);
+      clone->getResult(0).setType(part);
+      return clone->getResult(0);
+    };
+    auto [a, b] = x[0];
+    auto [cc, d] = x[1];
+    Value ac = dot(a, cc), bd = dot(b, d), ad = dot(a, d), bc = dot(b, cc);
+    Value re = bd ? c.sub(ac, bd) : ac;
+    Value im = ad && bc ? c.add(ad, bc) : (ad ? ad : bc);
+    if (!im)
+      return failure();
+    return SmallVector<Value>{re, im};
+  }
+};
+
+/// Constants split into their parts.
+struct ConstantLowering : ComplexPattern<stablehlo::ConstantOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::ConstantOp op,
+                                      ArrayRef<Parts>,
+                                      Complex &c) const override {
+    auto attr = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!attr)
+      return failure();
+    RankedTensorType part = partType(op.getType());
+    SmallVector<APFloat> re, im;
+    for (std::complex<APFloat> value :
+         attr.getValues<std::complex<APFloat>>()) {
+      re.push_back(value.real());
+      im.push_back(value.imag());
+      if (attr.isSplat())
+        break;
+    }
+    auto make = [&](ArrayRef<APFloat> values) -> Value {
+      DenseElementsAttr dense =
+          attr.isSplat() ? DenseElementsAttr::get(part, values.front())
+                         : DenseElementsAttr::get(part, values);
+      return stablehlo::ConstantOp::create(c.b, c.loc, part, dense);
+    };
+    return SmallVector<Value>{make(re), make(im)};
+  }
+};
+
+/// Ops that act on each part alike (data movement, add, subtract, select):
+/// the op twice, on the real parts and on the imaginary parts; operands that
+/// are not complex (indices, predicates) are shared.
+struct PartwiseLowering : ConversionPattern {
+  PartwiseLowering(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
+                          context) {}
+
+  static bool isPartwise(Operation *op) {
+    return isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::SelectOp,
+               stablehlo::BroadcastInDimOp, stablehlo::ReshapeOp,
+               stablehlo::TransposeOp, stablehlo::SliceOp,
+               stablehlo::ConcatenateOp, stablehlo::PadOp,
+               stablehlo::ReverseOp, stablehlo::DynamicSliceOp,
+               stablehlo::DynamicUpdateSliceOp, stablehlo::GatherOp,
+               stablehlo::OptimizationBarrierOp>(op);
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isPartwise(op) || !hasComplex(op) || op->getNumRegions() != 0 ||
+        !llvm::all_of(op->getResultTypes(), isComplexTensor))
+      return failure();
+    SmallVector<SmallVector<Value>> results(op->getNumResults());
+    for (int part = 0; part < 2; ++part) {
+      SmallVector<Value> newOperands;
+      for (ValueRange operand : operands)
+        newOperands.push_back(operand.size() == 2 ? operand[part]
+                                                  : operand.front());
+      SmallVector<Type> types;
+      for (Type type : op->getResultTypes())
+        types.push_back(partType(type));
+      OperationState state(op->getLoc(), op->getName(), newOperands, types,
+                           op->getAttrs());
+      Operation *clone = rewriter.create(state);
+      for (auto [i, result] : llvm::enumerate(clone->getResults()))
+        results[i].push_back(result);
+    }
+    rewriter.replaceOpWithMultiple(op, results);
+    return success();
+  }
+};
+
+/// reduce of one complex input whose body adds: each part summed.
+struct ReduceLowering : ComplexPattern<stablehlo::ReduceOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::ReduceOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    Block &body = op.getBody().front();
+    if (op.getInputs().size() != 1 || !llvm::hasNItems(body, 2) ||
+        !isa<stablehlo::AddOp>(body.front()) ||
+        body.front().getOperand(0) != body.getArgument(0) ||
+        body.front().getOperand(1) != body.getArgument(1))
+      return failure();
+    RankedTensorType part = partType(op.getResult(0).getType());
+    auto scalar = RankedTensorType::get({}, part.getElementType());
+    auto sum = [&](Value input, Value init) -> Value {
+      auto reduce = stablehlo::ReduceOp::create(
+          c.b, c.loc, TypeRange{part}, ValueRange{input}, ValueRange{init},
+          op.getDimensionsAttr());
+      OpBuilder::InsertionGuard guard(c.b);
+      Block *block = c.b.createBlock(&reduce.getBody(), {}, {scalar, scalar},
+                                     {c.loc, c.loc});
+      Value added = stablehlo::AddOp::create(
+          c.b, c.loc, scalar, block->getArgument(0), block->getArgument(1));
+      stablehlo::ReturnOp::create(c.b, c.loc, added);
+      return reduce.getResult(0);
+    };
+    Value re = sum(x[0].first, x[1].first);
+    Value im = sum(x[0].second, x[1].second);
+    return SmallVector<Value>{re, im};
+  }
+};
+
+struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    ComplexTypeConverter converter;
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal(
+        [](Operation *op) { return !hasComplex(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([](func::FuncOp func) {
+      return !llvm::any_of(func.getFunctionType().getInputs(),
+                           isComplexTensor) &&
+             !llvm::any_of(func.getFunctionType().getResults(),
+                           isComplexTensor);
+    });
+    RewritePatternSet patterns(context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    patterns.add<ExpLowering, Expm1Lowering, LogLowering, Log1pLowering,
+                 SqrtLowering, RsqrtLowering, SinLowering, CosLowering,
+                 TanhLowering, NegLowering, MulLowering, DivLowering,
+                 PowLowering, ComplexLowering, RealLowering, ImagLowering,
+                 AbsLowering, CompareLowering, ConvertLowering,
+                 DotGeneralLowering, ConstantLowering, ReduceLowering>(
+        converter, context);
+    patterns.add<PartwiseLowering>(converter, context);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      FunctionType original = func.getFunctionType();
+      bool touchesComplex =
+          llvm::any_of(original.getInputs(), isComplexTensor) ||
+          llvm::any_of(original.getResults(), isComplexTensor);
+      func.walk([&](Operation *op) { touchesComplex |= hasComplex(op); });
+      if (!touchesComplex)
+        continue;
+      // A function that cannot be lowered whole stays as it was (the
+      // conversion rolls back) and its complex ops are reported later.
+      ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {
+        return success();
+      });
+      if (failed(applyFullConversion(func, target, frozen)))
+        continue;
+      auto positions = [&](TypeRange types) {
+        SmallVector<int64_t> indices;
+        for (auto [i, type] : llvm::enumerate(types))
+          if (isComplexTensor(type))
+            indices.push_back(i);
+        return indices;
+      };
+      Builder b(context);
+      func->setAttr("tvm.complex_arguments",
+                    b.getDenseI64ArrayAttr(positions(original.getInputs())));
+      func->setAttr("tvm.complex_results",
+                    b.getDenseI64ArrayAttr(positions(original.getResults())));
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm

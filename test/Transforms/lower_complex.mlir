@@ -1,0 +1,87 @@
+// Complex tensors become (real, imag) pairs of real tensors.
+// RUN: stablehlo-to-tvm %s --stablehlo-lower-complex --split-input-file | FileCheck %s
+
+// Signatures split in place, real part first; the attributes say where.
+// CHECK-LABEL: func @multiply
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[C:.*]]: tensor<4xf32>, %[[D:.*]]: tensor<4xf32>, %[[S:.*]]: tensor<4xf32>)
+// CHECK-SAME: -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-SAME: tvm.complex_arguments = array<i64: 0, 1>, tvm.complex_results = array<i64: 0>
+// CHECK-DAG: %[[AC:.*]] = stablehlo.multiply %[[A]], %[[C]]
+// CHECK-DAG: %[[BD:.*]] = stablehlo.multiply %[[B]], %[[D]]
+// CHECK-DAG: %[[AD:.*]] = stablehlo.multiply %[[A]], %[[D]]
+// CHECK-DAG: %[[BC:.*]] = stablehlo.multiply %[[B]], %[[C]]
+// CHECK-DAG: %[[RE:.*]] = stablehlo.subtract %[[AC]], %[[BD]]
+// CHECK-DAG: %[[IM:.*]] = stablehlo.add %[[AD]], %[[BC]]
+// CHECK: return %[[RE]], %[[IM]], %[[S]]
+func.func @multiply(%x: tensor<4xcomplex<f32>>, %y: tensor<4xcomplex<f32>>, %s: tensor<4xf32>) -> (tensor<4xcomplex<f32>>, tensor<4xf32>) {
+  %0 = stablehlo.multiply %x, %y : tensor<4xcomplex<f32>>
+  return %0, %s : tensor<4xcomplex<f32>>, tensor<4xf32>
+}
+
+// -----
+
+// Constants split; data movement and real/imag/complex act on parts.
+// CHECK-LABEL: func @parts
+// CHECK-DAG: %[[RE:.*]] = stablehlo.constant dense<[1.000000e+00, 3.000000e+00]> : tensor<2xf64>
+// CHECK-DAG: %[[IM:.*]] = stablehlo.constant dense<[2.000000e+00, -4.000000e+00]> : tensor<2xf64>
+// CHECK-DAG: %[[BR:.*]] = stablehlo.broadcast_in_dim %[[RE]], dims = [1] : (tensor<2xf64>) -> tensor<3x2xf64>
+// CHECK-DAG: %[[BI:.*]] = stablehlo.broadcast_in_dim %[[IM]], dims = [1] : (tensor<2xf64>) -> tensor<3x2xf64>
+// CHECK: return %[[BI]], %[[BR]]
+func.func @parts() -> (tensor<3x2xf64>, tensor<3x2xf64>) {
+  %c = stablehlo.constant dense<[(1.0, 2.0), (3.0, -4.0)]> : tensor<2xcomplex<f64>>
+  %b = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>>
+  %re = stablehlo.real %b : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+  %im = stablehlo.imag %b : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+  %z = stablehlo.complex %im, %re : tensor<3x2xcomplex<f64>>
+  %zr = stablehlo.real %z : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+  %zi = stablehlo.imag %z : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+  return %zr, %zi : tensor<3x2xf64>, tensor<3x2xf64>
+}
+
+// -----
+
+// dot_general: four real products with the op's dimension numbers.
+// CHECK-LABEL: func @dot
+// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+// CHECK: stablehlo.subtract
+// CHECK: stablehlo.add
+func.func @dot(%x: tensor<2x3xcomplex<f32>>, %y: tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
+  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<2x3xcomplex<f32>>, tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+  return %0 : tensor<2x4xcomplex<f32>>
+}
+
+// -----
+
+// compare EQ: both parts equal.
+// CHECK-LABEL: func @equal
+// CHECK-DAG: %[[R:.*]] = stablehlo.compare EQ, %arg0, %arg2
+// CHECK-DAG: %[[I:.*]] = stablehlo.compare EQ, %arg1, %arg3
+// CHECK: stablehlo.and %[[R]], %[[I]]
+func.func @equal(%x: tensor<4xcomplex<f32>>, %y: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
+  %0 = stablehlo.compare EQ, %x, %y : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Converting a real tensor gives a zero imaginary part.
+// CHECK-LABEL: func @from_real
+// CHECK: %[[RE:.*]] = stablehlo.convert %arg0 : (tensor<3xi32>) -> tensor<3xf32>
+// CHECK: %[[ZERO:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK: return %[[RE]], %[[ZERO]]
+func.func @from_real(%x: tensor<3xi32>) -> tensor<3xcomplex<f32>> {
+  %0 = stablehlo.convert %x : (tensor<3xi32>) -> tensor<3xcomplex<f32>>
+  return %0 : tensor<3xcomplex<f32>>
+}
+
+// -----
+
+// A function with a complex op that has no definition here is left as it
+// was, for the legality check to report.
+// CHECK-LABEL: func @unsupported
+// CHECK-SAME: (%arg0: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+// CHECK: stablehlo.cbrt %arg0 : tensor<4xcomplex<f32>>
+func.func @unsupported(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %0 = stablehlo.cbrt %x : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}

@@ -1,0 +1,62 @@
+"""Complex numbers (lowered to pairs of real tensors) against jax.jit:
+arguments and results cross the boundary as numpy complex arrays."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax
+
+
+def complex_args(*shapes, dtype="complex64", seed=0):
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal(s) + 1j * rng.standard_normal(s)).astype(dtype) for s in shapes]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_arithmetic(dtype):
+    x, y = complex_args((4, 5), (4, 5), dtype=dtype)
+
+    def f(x, y):
+        return x + y, x - y, x * y, x / y, -x, jnp.conj(x), x == y, x != x
+
+    assert_matches_jax(f, x, y)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_functions(dtype):
+    (x,) = complex_args((3, 7), dtype=dtype, seed=1)
+    rtol = 2e-5 if dtype == "complex64" else 1e-12
+
+    def f(x):
+        return (
+            jnp.abs(x), jnp.exp(x), jnp.log(x), jnp.sqrt(x), jax.lax.rsqrt(x),
+            jnp.sin(x), jnp.cos(x), jnp.tanh(x), jnp.expm1(x), jnp.log1p(x), x**3, x ** (0.5 + 1j),
+        )
+
+    assert_matches_jax(f, x, rtol=rtol, atol=rtol)
+
+
+def test_parts_and_conversion():
+    (z,) = complex_args((2, 3), seed=2)
+    r = np.arange(6, dtype=np.int32).reshape(2, 3)
+
+    def f(z, r):
+        w = jax.lax.complex(jnp.real(z), r.astype(jnp.float32))
+        return jnp.real(w) * jnp.imag(z), w.astype(jnp.complex128), r.astype(jnp.complex64)
+
+    assert_matches_jax(f, z, r)
+
+
+def test_matmul_sum_and_data_movement():
+    x, y = complex_args((3, 4), (4, 2), seed=3)
+    w = np.random.default_rng(4).standard_normal((4, 2)).astype(np.float32)
+
+    def f(x, y, w):
+        m = x @ y
+        return m, x @ w, jnp.sum(m, axis=0), jnp.concatenate([m.T, m.T[:, ::-1]], axis=1), jnp.pad(x, ((1, 0), (0, 2)))
+
+    assert_matches_jax(f, x, y, w, rtol=1e-5, atol=1e-5)
