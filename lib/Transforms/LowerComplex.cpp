@@ -131,8 +131,8 @@ using Parts = std::pair<Value, Value>;
 
 /// Complex arithmetic over parts.
 struct Complex : Real {
-  using Real::cos, Real::div, Real::exp, Real::expm1, Real::log,
-      Real::log1p, Real::mul, Real::sin, Real::sqrt;
+  using Real::cos, Real::cosh, Real::div, Real::exp, Real::expm1,
+      Real::log, Real::log1p, Real::mul, Real::sin, Real::sinh, Real::sqrt;
 
   Parts mul(Parts x, Parts y) {
     Value re = sub(Real::mul(x.first, y.first), Real::mul(x.second, y.second));
@@ -183,6 +183,21 @@ struct Complex : Real {
   Parts reciprocal(Parts x) {
     Value den = add(Real::mul(x.first, x.first), Real::mul(x.second, x.second));
     return {Real::div(x.first, den), neg(Real::div(x.second, den))};
+  }
+  /// sinh(a + bi) = (sinh a cos b, cosh a sin b).
+  Parts sinh(Parts x) {
+    return {Real::mul(Real::sinh(x.first), Real::cos(x.second)),
+            Real::mul(Real::cosh(x.first), Real::sin(x.second))};
+  }
+  /// cosh(a + bi) = (cosh a cos b, sinh a sin b).
+  Parts cosh(Parts x) {
+    return {Real::mul(Real::cosh(x.first), Real::cos(x.second)),
+            Real::mul(Real::sinh(x.first), Real::sin(x.second))};
+  }
+  /// tan z = -i tanh(iz): with tanh(-b + ai) = p + qi, tan z = q - pi.
+  Parts tan(Parts x) {
+    Parts t = tanh({neg(x.second), x.first});
+    return {t.second, neg(t.first)};
   }
   Parts sin(Parts x) {
     return {Real::mul(Real::sin(x.first), cosh(x.second)),
@@ -288,6 +303,9 @@ COMPLEX_UNARY(RsqrtLowering, stablehlo::RsqrtOp, c.reciprocal(c.sqrt(x[0])))
 COMPLEX_UNARY(SinLowering, stablehlo::SineOp, c.sin(x[0]))
 COMPLEX_UNARY(CosLowering, stablehlo::CosineOp, c.cos(x[0]))
 COMPLEX_UNARY(TanhLowering, stablehlo::TanhOp, c.tanh(x[0]))
+COMPLEX_UNARY(SinhLowering, chlo::SinhOp, c.sinh(x[0]))
+COMPLEX_UNARY(CoshLowering, chlo::CoshOp, c.cosh(x[0]))
+COMPLEX_UNARY(TanLowering, chlo::TanOp, c.tan(x[0]))
 COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
               (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
@@ -471,35 +489,60 @@ struct PartwiseLowering : ConversionPattern {
   }
 };
 
-/// reduce of one complex input whose body adds: each part summed.
-struct ReduceLowering : ComplexPattern<stablehlo::ReduceOp> {
-  using ComplexPattern::ComplexPattern;
-  FailureOr<SmallVector<Value>> lower(stablehlo::ReduceOp op,
-                                      ArrayRef<Parts> x,
-                                      Complex &c) const override {
-    Block &body = op.getBody().front();
-    if (op.getInputs().size() != 1 || !llvm::hasNItems(body, 2) ||
-        !isa<stablehlo::AddOp>(body.front()) ||
-        body.front().getOperand(0) != body.getArgument(0) ||
-        body.front().getOperand(1) != body.getArgument(1))
+/// reduce over complex inputs: a reduce over their parts (each complex
+/// input and init value becomes two, in place), whose body is the original
+/// one with its arguments split; the body's ops are lowered like any other.
+struct ReduceLowering : OpConversionPattern<stablehlo::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::ReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasComplex(op))
       return failure();
-    RankedTensorType part = partType(op.getResult(0).getType());
-    auto scalar = RankedTensorType::get({}, part.getElementType());
-    auto sum = [&](Value input, Value init) -> Value {
-      auto reduce = stablehlo::ReduceOp::create(
-          c.b, c.loc, TypeRange{part}, ValueRange{input}, ValueRange{init},
-          op.getDimensionsAttr());
-      OpBuilder::InsertionGuard guard(c.b);
-      Block *block = c.b.createBlock(&reduce.getBody(), {}, {scalar, scalar},
-                                     {c.loc, c.loc});
-      Value added = stablehlo::AddOp::create(
-          c.b, c.loc, scalar, block->getArgument(0), block->getArgument(1));
-      stablehlo::ReturnOp::create(c.b, c.loc, added);
-      return reduce.getResult(0);
-    };
-    Value re = sum(x[0].first, x[1].first);
-    Value im = sum(x[0].second, x[1].second);
-    return SmallVector<Value>{re, im};
+    SmallVector<Value> inputs, inits;
+    size_t count = op.getInputs().size();
+    for (auto [i, operand] : llvm::enumerate(adaptor.getOperands()))
+      llvm::append_range(i < count ? inputs : inits, operand);
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    auto reduce = stablehlo::ReduceOp::create(rewriter, op.getLoc(),
+                                              resultTypes, inputs, inits,
+                                              op.getDimensionsAttr());
+    rewriter.inlineRegionBefore(op.getBody(), reduce.getBody(),
+                                reduce.getBody().end());
+    if (failed(rewriter.convertRegionTypes(&reduce.getBody(),
+                                           *getTypeConverter())))
+      return failure();
+    SmallVector<SmallVector<Value>> grouped;
+    size_t i = 0;
+    for (Type type : op.getResultTypes()) {
+      size_t n = isComplexTensor(type) ? 2 : 1;
+      grouped.emplace_back(reduce.getResults().begin() + i,
+                           reduce.getResults().begin() + i + n);
+      i += n;
+    }
+    rewriter.replaceOpWithMultiple(op, grouped);
+    return success();
+  }
+};
+
+/// The terminator of a body: complex values returned as their parts.
+struct ReturnLowering : OpConversionPattern<stablehlo::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::ReturnOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasComplex(op))
+      return failure();
+    SmallVector<Value> operands;
+    for (ValueRange operand : adaptor.getOperands())
+      llvm::append_range(operands, operand);
+    rewriter.replaceOpWithNewOp<stablehlo::ReturnOp>(op, operands);
+    return success();
   }
 };
 
@@ -527,7 +570,8 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  TanhLowering, NegLowering, MulLowering, DivLowering,
                  PowLowering, ComplexLowering, RealLowering, ImagLowering,
                  AbsLowering, CompareLowering, ConvertLowering,
-                 DotGeneralLowering, ConstantLowering, ReduceLowering>(
+                 DotGeneralLowering, ConstantLowering, SinhLowering,
+                 CoshLowering, TanLowering, ReduceLowering, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);
     FrozenRewritePatternSet frozen(std::move(patterns));

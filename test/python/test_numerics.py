@@ -288,3 +288,22 @@ def test_bit_counts(dtype):
         return jax.lax.population_count(x), jax.lax.clz(x)
 
     assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize("dtype, rtol", [("float32", 3e-7), ("float64", 1e-14)])
+def test_tanh_and_atanh_are_accurate(dtype, rtol):
+    # TVM's own tanh is a fast approximation (tens of ULP off); the import's
+    # formulas are not. (XLA's f64 atanh is itself ~30 ULP off near 0.4.)
+    x = np.concatenate([np.linspace(-12, 12, 97), [0.0, -0.0, 1e-8, -3e-5, 25.0, -40.0]]).astype(dtype)
+    y = np.linspace(-0.999, 0.999, 41).astype(dtype)
+    assert_matches_jax(lambda x, y: (jnp.tanh(x), jnp.arctanh(y)), x, y, rtol=rtol, atol=0)
+
+
+def test_empty_results_are_computed_without_the_op():
+    x, w = random_args([((2, 3, 9, 10), "float32"), ((3, 3, 10, 5), "float32")])
+
+    def f(x, w):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), "VALID", rhs_dilation=(2, 1), dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    out = assert_matches_jax(f, x, w)
+    assert out.shape == (2, 0, 7, 5)

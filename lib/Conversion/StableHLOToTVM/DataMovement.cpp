@@ -5,6 +5,8 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <numeric>
@@ -18,6 +20,36 @@ struct ConstantConversion : TVMTypedPattern<stablehlo::ConstantOp> {
                         ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<tvm::ConstantOp>(op, op.getType(),
                                                  op.getValue());
+    return success();
+  }
+};
+
+/// A side-effect-free op whose results hold no elements is zeros of those
+/// types: nothing is computed, and some Relax operators reject empty
+/// shapes (a convolution with an empty output axis).
+struct EmptyResultConversion : ConversionPattern {
+  EmptyResultConversion(MLIRContext *context)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/10, context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value>,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<stablehlo::StableHLODialect>(op->getDialect()) ||
+        op->getNumResults() == 0 || !isMemoryEffectFree(op) ||
+        !hasTVMTypes(op))
+      return failure();
+    SmallVector<Value> results;
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape() || tensor.getNumElements() != 0)
+        return failure();
+      // Not a constant: TVM cannot serialize an empty one.
+      results.push_back(tvm::ZerosOp::create(
+          rewriter, op->getLoc(), tensor,
+          rewriter.getDenseI64ArrayAttr(tensor.getShape()),
+          TypeAttr::get(tensor.getElementType())));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -363,7 +395,7 @@ void populateDataMovementPatterns(MLIRContext *context,
                ReshapeConversion, TransposeConversion, SliceConversion,
                ConcatenateConversion, ReverseConversion, PadConversion,
                DynamicSliceConversion, DynamicUpdateSliceConversion,
-               TopKConversion>(context);
+               TopKConversion, EmptyResultConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

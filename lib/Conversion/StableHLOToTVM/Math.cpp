@@ -109,6 +109,41 @@ Value emitLog1p(MathBuilder &m, Value x) {
   return m.select(overflow, u, result);
 }
 
+/// tanh(x) = t / (t + 2) with t = expm1(2|x|), the sign put back; 1 where t
+/// overflows. TVM's own tanh is a fast approximation (tens of ULP off).
+Value emitTanh(MathBuilder &m, Value x) {
+  Value y = m.unary<tvm::AbsOp>(x);
+  Value twoY = m.binary<tvm::AddOp>(y, y);
+  Value t = emitExpm1(m, twoY);
+  Value two = m.constant(2);
+  Value denominator = m.binary<tvm::AddOp>(t, two);
+  Value magnitude = m.binary<tvm::DivideOp>(t, denominator);
+  Value large = m.compare<tvm::GreaterOp>(y, m.constant(22));
+  Value one = m.constant(1);
+  magnitude = m.select(large, one, magnitude);
+  Value zero = m.constant(0);
+  Value negative = m.compare<tvm::LessOp>(x, zero);
+  Value negated = m.unary<tvm::NegativeOp>(magnitude);
+  Value result = m.select(negative, negated, magnitude);
+  // tanh(+-0) keeps the zero's sign.
+  Value isZero = m.compare<tvm::EqualOp>(x, zero);
+  return m.select(isZero, x, result);
+}
+
+/// atanh(x) = (log1p(x) - log1p(-x)) / 2: no cancellation near 0 (the two
+/// terms have opposite signs) and exact log1p near +-1.
+Value emitAtanh(MathBuilder &m, Value x) {
+  Value up = emitLog1p(m, x);
+  Value negated = m.unary<tvm::NegativeOp>(x);
+  Value down = emitLog1p(m, negated);
+  Value difference = m.binary<tvm::SubtractOp>(up, down);
+  Value half = m.constant(0.5);
+  Value result = m.binary<tvm::MultiplyOp>(difference, half);
+  Value zero = m.constant(0);
+  Value isZero = m.compare<tvm::EqualOp>(x, zero);
+  return m.select(isZero, x, result);
+}
+
 Value emitCbrt(MathBuilder &m, Value x) {
   Value absolute = m.unary<tvm::AbsOp>(x);
   Value third = m.constant(1.0 / 3.0);
@@ -206,7 +241,9 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x) {
 }
 
 /// A float function of one operand, computed in f32 for f16/bf16.
-template <typename SrcOp, Value (*Emit)(MathBuilder &, Value)>
+/// Floats narrower than `MinWidth` bits compute widened (see computeWidened).
+template <typename SrcOp, Value (*Emit)(MathBuilder &, Value),
+          unsigned MinWidth = 32>
 struct FloatMathConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
@@ -218,8 +255,8 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
     if (!isa<FloatType>(element))
       return rewriter.notifyMatchFailure(op, "not a float tensor");
     Location loc = op.getLoc();
-    Value result = computeHalfInF32(
-        rewriter, loc, adaptor.getOperands(), type,
+    Value result = computeWidened(
+        rewriter, loc, adaptor.getOperands(), type, MinWidth,
         [&](ValueRange operands, RankedTensorType computeType) {
           MathBuilder m{rewriter, loc, computeType};
           return Emit(m, operands.front());
@@ -284,7 +321,12 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
   patterns.add<FloatMathConversion<RoundOp, emitRoundAwayFromZero>,
                FloatMathConversion<Expm1Op, emitExpm1>,
                FloatMathConversion<Log1pOp, emitLog1p>,
-               FloatMathConversion<CbrtOp, emitCbrt>, SignConversion,
+               FloatMathConversion<CbrtOp, emitCbrt>,
+               // f32 and narrower in f64: rounding a wider result keeps the
+               // error within 1 ULP.
+               FloatMathConversion<TanhOp, emitTanh, 64>,
+               FloatMathConversion<chlo::AtanhOp, emitAtanh, 64>,
+               SignConversion,
                FloatPowerConversion,
                IsInfConversion<chlo::IsInfOp, InfKind::Any>,
                IsInfConversion<chlo::IsPosInfOp, InfKind::Positive>,

@@ -88,6 +88,14 @@ Value computeHalfInF32(
     RankedTensorType resultType,
     llvm::function_ref<Value(ValueRange, RankedTensorType)> build);
 
+/// `build(operands, resultType)` on float operands narrower than `minWidth`
+/// bits widened to f32 (minWidth 32) or f64 (minWidth 64), the result rounded
+/// back; computeHalfInF32 is minWidth 32.
+Value computeWidened(
+    OpBuilder &builder, Location loc, ValueRange operands,
+    RankedTensorType resultType, unsigned minWidth,
+    llvm::function_ref<Value(ValueRange, RankedTensorType)> build);
+
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);

@@ -82,26 +82,34 @@ Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
   return broadcastTo(builder, loc, reshapeTo(builder, loc, vector, unit), shape);
 }
 
+Value computeWidened(
+    OpBuilder &builder, Location loc, ValueRange operands,
+    RankedTensorType resultType, unsigned minWidth,
+    llvm::function_ref<Value(ValueRange, RankedTensorType)> build) {
+  Type element =
+      cast<RankedTensorType>(operands.front().getType()).getElementType();
+  if (!isa<FloatType>(element) || element.getIntOrFloatBitWidth() >= minWidth)
+    return build(operands, resultType);
+  Type wideType =
+      minWidth > 32 ? Type(builder.getF64Type()) : Type(builder.getF32Type());
+  SmallVector<Value> wide;
+  for (Value operand : operands) {
+    auto type = cast<RankedTensorType>(operand.getType()).clone(wideType);
+    wide.push_back(tvm::AsTypeOp::create(builder, loc, type, operand,
+                                         TypeAttr::get(wideType)));
+  }
+  if (resultType.getElementType() != element)
+    return build(wide, resultType);
+  Value result = build(wide, resultType.clone(wideType));
+  return tvm::AsTypeOp::create(builder, loc, resultType, result,
+                               TypeAttr::get(element));
+}
+
 Value computeHalfInF32(
     OpBuilder &builder, Location loc, ValueRange operands,
     RankedTensorType resultType,
     llvm::function_ref<Value(ValueRange, RankedTensorType)> build) {
-  Type element =
-      cast<RankedTensorType>(operands.front().getType()).getElementType();
-  if (!element.isF16() && !element.isBF16())
-    return build(operands, resultType);
-  Type f32 = builder.getF32Type();
-  SmallVector<Value> wide;
-  for (Value operand : operands) {
-    auto type = cast<RankedTensorType>(operand.getType()).clone(f32);
-    wide.push_back(tvm::AsTypeOp::create(builder, loc, type, operand,
-                                         TypeAttr::get(f32)));
-  }
-  if (resultType.getElementType() != element)
-    return build(wide, resultType);
-  Value result = build(wide, resultType.clone(f32));
-  return tvm::AsTypeOp::create(builder, loc, resultType, result,
-                               TypeAttr::get(element));
+  return computeWidened(builder, loc, operands, resultType, 32, build);
 }
 
 Value isNaN(OpBuilder &builder, Location loc, Value value) {

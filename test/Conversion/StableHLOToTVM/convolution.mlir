@@ -46,3 +46,15 @@ func.func @batch_groups(%x: tensor<2x4x8xf32>, %w: tensor<4x2x3xf32>) -> tensor<
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x2x3xf32>) -> tensor<1x4x6xf32>
   return %0 : tensor<1x4x6xf32>
 }
+
+// -----
+
+// A result with no elements is an empty tensor: nothing to compute (Relax's
+// convolution rejects an empty output axis).
+// CHECK-LABEL: func @empty_output
+// CHECK: %[[E:.*]] = tvm.zeros {dtype = f32, shape = array<i64: 2, 0, 7, 5>} : () -> tensor<2x0x7x5xf32>
+// CHECK: return %[[E]]
+func.func @empty_output(%x: tensor<2x3x9x10xf32>, %w: tensor<3x3x10x5xf32>) -> tensor<2x0x7x5xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [2, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x9x10xf32>, tensor<3x3x10x5xf32>) -> tensor<2x0x7x5xf32>
+  return %0 : tensor<2x0x7x5xf32>
+}

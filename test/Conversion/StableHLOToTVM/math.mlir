@@ -91,3 +91,21 @@ func.func @bit_counts(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>) {
   %1 = stablehlo.count_leading_zeros %x : tensor<4xi8>
   return %0, %1 : tensor<4xi8>, tensor<4xi8>
 }
+
+// -----
+
+// tanh and atanh are formulas over expm1/log1p (TVM's tanh is a fast
+// approximation), in f64 for f32 operands.
+// CHECK-LABEL: func @tanh_atanh
+// CHECK: tvm.astype %arg0 {dtype = f64}
+// CHECK: tvm.abs
+// CHECK: tvm.exp
+// CHECK: tvm.divide
+// CHECK: tvm.astype {{.*}} {dtype = f32}
+// CHECK-NOT: tvm.tanh
+// CHECK-NOT: tvm.atanh
+func.func @tanh_atanh(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.tanh %x : tensor<4xf32>
+  %1 = chlo.atanh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}

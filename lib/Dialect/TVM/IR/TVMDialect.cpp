@@ -38,6 +38,13 @@ LogicalResult ArangeOp::verify() {
   return success();
 }
 
+LogicalResult ZerosOp::verify() {
+  if (getShape() != getResult().getType().getShape() ||
+      getDtype() != getResult().getType().getElementType())
+    return emitOpError("shape and dtype must be the result's");
+  return success();
+}
+
 LogicalResult ReshapeOp::verify() {
   if (getShape() != getResult().getType().getShape())
     return emitOpError("shape must be the result shape");

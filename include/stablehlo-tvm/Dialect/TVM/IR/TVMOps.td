@@ -138,6 +138,13 @@ def TVM_ArangeOp : TVM_PlainOp<"arange"> {
   let hasVerifier = 1;
 }
 
+def TVM_ZerosOp : TVM_PlainOp<"zeros"> {
+  let summary = "relax.op.zeros(shape, dtype)";
+  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
 // Shape manipulation.
 def TVM_ReshapeOp : TVM_PlainOp<"reshape", [SameOperandsAndResultElementType]> {
   let summary = "relax.op.reshape(x, shape)";
