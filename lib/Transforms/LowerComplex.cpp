@@ -22,6 +22,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <cmath>
+
 namespace mlir::stablehlo_tvm {
 
 #define GEN_PASS_DEF_LOWERCOMPLEX
@@ -131,8 +133,9 @@ using Parts = std::pair<Value, Value>;
 
 /// Complex arithmetic over parts.
 struct Complex : Real {
-  using Real::cos, Real::cosh, Real::div, Real::exp, Real::expm1,
-      Real::log, Real::log1p, Real::mul, Real::sin, Real::sinh, Real::sqrt;
+  using Real::add, Real::cos, Real::cosh, Real::div, Real::exp,
+      Real::expm1, Real::log, Real::log1p, Real::mul, Real::sin, Real::sinh,
+      Real::sqrt, Real::sub;
 
   Parts mul(Parts x, Parts y) {
     Value re = sub(Real::mul(x.first, y.first), Real::mul(x.second, y.second));
@@ -199,6 +202,61 @@ struct Complex : Real {
     Parts t = tanh({neg(x.second), x.first});
     return {t.second, neg(t.first)};
   }
+  Parts add(Parts x, Parts y) {
+    return {Real::add(x.first, y.first), Real::add(x.second, y.second)};
+  }
+  Parts sub(Parts x, Parts y) {
+    return {Real::sub(x.first, y.first), Real::sub(x.second, y.second)};
+  }
+  Parts negate(Parts x) { return {neg(x.first), neg(x.second)}; }
+  /// i z and -i z.
+  Parts timesI(Parts x) { return {neg(x.second), x.first}; }
+  Parts timesMinusI(Parts x) { return {x.second, neg(x.first)}; }
+  Parts real(Value like, double re, double im) {
+    return {constant(like, re), constant(like, im)};
+  }
+  /// z^2 as ((a - b)(a + b), 2ab): no cancellation in the real part.
+  Parts square(Parts x) {
+    Value re = Real::mul(Real::sub(x.first, x.second),
+                         Real::add(x.first, x.second));
+    Value ab = Real::mul(x.first, x.second);
+    return {re, Real::add(ab, ab)};
+  }
+  /// asinh z = log1p(z + z^2 / (1 + sqrt(1 + z^2))), computed for Re z >= 0
+  /// (asinh is odd; the other half cancels).
+  Parts asinh(Parts x) {
+    Value negative = compare(stablehlo::ComparisonDirection::LT, x.first,
+                             constant(x.first, 0.0));
+    Parts flipped = negate(x);
+    Parts w = {select(negative, flipped.first, x.first),
+               select(negative, flipped.second, x.second)};
+    Parts one = real(x.first, 1.0, 0.0);
+    Parts w2 = square(w);
+    Parts t = add(w, div(w2, add(one, sqrt(add(one, w2)))));
+    Parts r = log1p(t);
+    Parts rn = negate(r);
+    return {select(negative, rn.first, r.first),
+            select(negative, rn.second, r.second)};
+  }
+  /// acosh z = log1p((z - 1) + sqrt(z - 1) sqrt(z + 1)): exact near z = 1.
+  Parts acosh(Parts x) {
+    Parts one = real(x.first, 1.0, 0.0);
+    Parts zm1 = sub(x, one);
+    return log1p(add(zm1, mul(sqrt(zm1), sqrt(add(x, one)))));
+  }
+  /// atanh z = (log1p(z) - log1p(-z)) / 2.
+  Parts atanh(Parts x) {
+    Parts d = sub(log1p(x), log1p(negate(x)));
+    Value half = constant(x.first, 0.5);
+    return {Real::mul(d.first, half), Real::mul(d.second, half)};
+  }
+  /// asin z = -i asinh(iz); acos z = pi/2 - asin z; atan z = -i atanh(iz).
+  Parts asin(Parts x) { return timesMinusI(asinh(timesI(x))); }
+  Parts acos(Parts x) {
+    Parts s = asin(x);
+    return {Real::sub(constant(x.first, M_PI_2), s.first), neg(s.second)};
+  }
+  Parts atan(Parts x) { return timesMinusI(atanh(timesI(x))); }
   Parts sin(Parts x) {
     return {Real::mul(Real::sin(x.first), cosh(x.second)),
             Real::mul(Real::cos(x.first), sinh(x.second))};
@@ -306,6 +364,13 @@ COMPLEX_UNARY(TanhLowering, stablehlo::TanhOp, c.tanh(x[0]))
 COMPLEX_UNARY(SinhLowering, chlo::SinhOp, c.sinh(x[0]))
 COMPLEX_UNARY(CoshLowering, chlo::CoshOp, c.cosh(x[0]))
 COMPLEX_UNARY(TanLowering, chlo::TanOp, c.tan(x[0]))
+COMPLEX_UNARY(StableHLOTanLowering, stablehlo::TanOp, c.tan(x[0]))
+COMPLEX_UNARY(AsinhLowering, chlo::AsinhOp, c.asinh(x[0]))
+COMPLEX_UNARY(AcoshLowering, chlo::AcoshOp, c.acosh(x[0]))
+COMPLEX_UNARY(AtanhLowering, chlo::AtanhOp, c.atanh(x[0]))
+COMPLEX_UNARY(AsinLowering, chlo::AsinOp, c.asin(x[0]))
+COMPLEX_UNARY(AcosLowering, chlo::AcosOp, c.acos(x[0]))
+COMPLEX_UNARY(AtanLowering, chlo::AtanOp, c.atan(x[0]))
 COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
               (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
@@ -571,7 +636,9 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  PowLowering, ComplexLowering, RealLowering, ImagLowering,
                  AbsLowering, CompareLowering, ConvertLowering,
                  DotGeneralLowering, ConstantLowering, SinhLowering,
-                 CoshLowering, TanLowering, ReduceLowering, ReturnLowering>(
+                 CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
+                 AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
+                 ReduceLowering, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);
     FrozenRewritePatternSet frozen(std::move(patterns));

@@ -60,3 +60,24 @@ def test_matmul_sum_and_data_movement():
         return m, x @ w, jnp.sum(m, axis=0), jnp.concatenate([m.T, m.T[:, ::-1]], axis=1), jnp.pad(x, ((1, 0), (0, 2)))
 
     assert_matches_jax(f, x, y, w, rtol=1e-5, atol=1e-5)
+
+
+def test_hyperbolic_and_inverse_functions():
+    (x,) = complex_args((5, 6), dtype="complex128", seed=5)
+
+    def f(x):
+        return (
+            jnp.sinh(x), jnp.cosh(x), jnp.tan(x), jnp.arcsinh(x), jnp.arccosh(x),
+            jnp.arctanh(x), jnp.arcsin(x), jnp.arccos(x), jnp.arctan(x),
+        )
+
+    assert_matches_jax(f, x, rtol=1e-12, atol=1e-12)
+
+
+def test_reduce_over_complex_with_any_body():
+    (x,) = complex_args((4, 6), seed=6)
+
+    def f(x):
+        return jnp.prod(x, axis=1), jnp.max(x, axis=0), jnp.sum(x)
+
+    assert_matches_jax(f, x, rtol=1e-5, atol=1e-5)

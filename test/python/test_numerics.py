@@ -307,3 +307,24 @@ def test_empty_results_are_computed_without_the_op():
 
     out = assert_matches_jax(f, x, w)
     assert out.shape == (2, 0, 7, 5)
+
+
+@pytest.mark.parametrize("dtype, rtol", [("float32", 1e-6), ("float64", 1e-12)])
+def test_special_functions(dtype, rtol):
+    from jax.scipy import special
+
+    x = np.concatenate([np.linspace(-6.5, 9.0, 157), [0.25, 1.0, 2.0, 27.0, -31.0]]).astype(dtype)
+    positive = np.linspace(0.01, 30.0, 101).astype(dtype)
+    p = np.linspace(-0.995, 0.995, 81).astype(dtype)
+
+    def f(x, positive, p):
+        return special.erfc(x), special.gammaln(positive), special.digamma(positive), special.erfinv(p), special.i1e(x)
+
+    assert_matches_jax(f, x, positive, p, rtol=rtol, atol=rtol)
+
+
+def test_lgamma_and_digamma_below_one_half():
+    from jax.scipy import special
+
+    x = np.array([-7.5, -3.3, -0.75, -0.2, 0.1, 0.3, 0.49], np.float64)
+    assert_matches_jax(lambda x: (special.gammaln(x), special.digamma(x)), x, rtol=1e-10, atol=1e-10)

@@ -14,6 +14,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include <cmath>
 #include <limits>
 
 namespace mlir::stablehlo_tvm {
@@ -47,6 +48,10 @@ struct MathBuilder {
   }
   Value select(Value cond, Value x, Value y) {
     return tvm::WhereOp::create(b, loc, type, cond, x, y);
+  }
+  template <typename Op>
+  Value logical(Value x, Value y) {
+    return Op::create(b, loc, boolType(), x, y);
   }
 };
 
@@ -142,6 +147,208 @@ Value emitAtanh(MathBuilder &m, Value x) {
   Value zero = m.constant(0);
   Value isZero = m.compare<tvm::EqualOp>(x, zero);
   return m.select(isZero, x, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Special functions (CHLO), computed in f64 for every narrower type.
+//===----------------------------------------------------------------------===//
+
+/// erfc: 1 - erf(|x|) while that keeps full precision (|x| < 3), else the
+/// continued fraction exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/...)));
+/// erfc(-x) = 2 - erfc(x).
+Value emitErfc(MathBuilder &m, Value x) {
+  Value y = m.unary<tvm::AbsOp>(x);
+  Value one = m.constant(1);
+  Value erfY = m.unary<tvm::ErfOp>(y);
+  Value near = m.binary<tvm::SubtractOp>(one, erfY);
+  Value fraction = y;
+  for (int n = 60; n >= 1; --n) {
+    Value numerator = m.constant(n / 2.0);
+    Value quotient = m.binary<tvm::DivideOp>(numerator, fraction);
+    fraction = m.binary<tvm::AddOp>(y, quotient);
+  }
+  Value y2 = m.binary<tvm::MultiplyOp>(y, y);
+  Value negY2 = m.unary<tvm::NegativeOp>(y2);
+  Value gauss = m.unary<tvm::ExpOp>(negY2);
+  Value sqrtPi = m.constant(std::sqrt(M_PI));
+  Value scaled = m.binary<tvm::MultiplyOp>(sqrtPi, fraction);
+  Value far = m.binary<tvm::DivideOp>(gauss, scaled);
+  Value isNear = m.compare<tvm::LessOp>(y, m.constant(3));
+  Value positive = m.select(isNear, near, far);
+  Value two = m.constant(2);
+  Value reflected = m.binary<tvm::SubtractOp>(two, positive);
+  Value negative = m.compare<tvm::LessOp>(x, m.constant(0));
+  return m.select(negative, reflected, positive);
+}
+
+/// log|Gamma(x)| by Lanczos (g = 7, 9 terms) for x >= 1/2, by reflection
+/// log(pi / |sin(pi x)|) - lgamma(1 - x) below.
+Value emitLgammaAtLeastHalf(MathBuilder &m, Value x) {
+  static constexpr double kLanczos[] = {
+      0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
+      771.32342877765313,   -176.61502916214059,   12.507343278686905,
+      -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+  Value one = m.constant(1);
+  Value z = m.binary<tvm::SubtractOp>(x, one);
+  Value series = m.constant(kLanczos[0]);
+  for (int i = 1; i < 9; ++i) {
+    Value shifted = m.binary<tvm::AddOp>(z, m.constant(i));
+    Value term = m.binary<tvm::DivideOp>(m.constant(kLanczos[i]), shifted);
+    series = m.binary<tvm::AddOp>(series, term);
+  }
+  Value t = m.binary<tvm::AddOp>(z, m.constant(7.5));
+  Value logT = m.unary<tvm::LogOp>(t);
+  Value zHalf = m.binary<tvm::AddOp>(z, m.constant(0.5));
+  Value power = m.binary<tvm::MultiplyOp>(zHalf, logT);
+  Value logSeries = m.unary<tvm::LogOp>(series);
+  Value result = m.binary<tvm::SubtractOp>(power, t);
+  result = m.binary<tvm::AddOp>(result, logSeries);
+  return m.binary<tvm::AddOp>(result, m.constant(0.5 * std::log(2 * M_PI)));
+}
+
+Value emitLgamma(MathBuilder &m, Value x) {
+  Value one = m.constant(1);
+  Value oneMinusX = m.binary<tvm::SubtractOp>(one, x);
+  Value small = m.compare<tvm::LessOp>(x, m.constant(0.5));
+  // Both branches are computed; each gets an argument >= 1/2.
+  Value upper = m.select(small, oneMinusX, x);
+  Value lg = emitLgammaAtLeastHalf(m, upper);
+  Value pi = m.constant(M_PI);
+  Value piX = m.binary<tvm::MultiplyOp>(pi, x);
+  Value sine = m.unary<tvm::SinOp>(piX);
+  Value absSine = m.unary<tvm::AbsOp>(sine);
+  Value ratio = m.binary<tvm::DivideOp>(pi, absSine);
+  Value logRatio = m.unary<tvm::LogOp>(ratio);
+  Value reflected = m.binary<tvm::SubtractOp>(logRatio, lg);
+  Value result = m.select(small, reflected, lg);
+  // lgamma(+-inf) = +inf, and so at the poles (0, -1, -2, ...), where
+  // sin(pi x) rounds to a tiny nonzero value.
+  Value magnitude = m.unary<tvm::AbsOp>(x);
+  Value inf = m.constant(std::numeric_limits<double>::infinity());
+  Value infinite = m.compare<tvm::EqualOp>(magnitude, inf);
+  Value floorX = m.unary<tvm::FloorOp>(x);
+  Value integral = m.compare<tvm::EqualOp>(floorX, x);
+  Value nonPositive = m.compare<tvm::LessEqualOp>(x, m.constant(0));
+  Value pole = m.logical<tvm::LogicalAndOp>(integral, nonPositive);
+  Value overflow = m.logical<tvm::LogicalOrOp>(infinite, pole);
+  return m.select(overflow, inf, result);
+}
+
+/// digamma: reflection psi(x) = psi(1 - x) - pi / tan(pi x) below 1/2; the
+/// recurrence psi(y) = psi(y + 1) - 1/y up to y >= 6; then the asymptotic
+/// series log y - 1/(2y) - sum B_2k / (2k y^2k).
+Value emitDigamma(MathBuilder &m, Value x) {
+  Value one = m.constant(1);
+  Value zero = m.constant(0);
+  Value small = m.compare<tvm::LessOp>(x, m.constant(0.5));
+  Value oneMinusX = m.binary<tvm::SubtractOp>(one, x);
+  Value y = m.select(small, oneMinusX, x);
+  Value shift = zero;
+  for (int i = 0; i < 6; ++i) {
+    Value below = m.compare<tvm::LessOp>(y, m.constant(6));
+    Value inverse = m.binary<tvm::DivideOp>(one, y);
+    Value step = m.select(below, inverse, zero);
+    shift = m.binary<tvm::AddOp>(shift, step);
+    Value next = m.binary<tvm::AddOp>(y, one);
+    y = m.select(below, next, y);
+  }
+  static constexpr double kCoefficients[] = {
+      1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132,
+      -691.0 / 32760, 1.0 / 12};
+  Value inverse = m.binary<tvm::DivideOp>(one, y);
+  Value inverse2 = m.binary<tvm::MultiplyOp>(inverse, inverse);
+  // Horner in 1/y^2 of sum c_k / y^2k, k = 1..7.
+  Value series = m.constant(kCoefficients[6]);
+  for (int k = 5; k >= 0; --k) {
+    Value scaled = m.binary<tvm::MultiplyOp>(series, inverse2);
+    series = m.binary<tvm::AddOp>(scaled, m.constant(kCoefficients[k]));
+  }
+  series = m.binary<tvm::MultiplyOp>(series, inverse2);
+  Value logY = m.unary<tvm::LogOp>(y);
+  Value halfInverse = m.binary<tvm::MultiplyOp>(inverse, m.constant(0.5));
+  Value psi = m.binary<tvm::SubtractOp>(logY, halfInverse);
+  psi = m.binary<tvm::SubtractOp>(psi, series);
+  psi = m.binary<tvm::SubtractOp>(psi, shift);
+  Value pi = m.constant(M_PI);
+  Value piX = m.binary<tvm::MultiplyOp>(pi, x);
+  Value tangent = m.unary<tvm::TanOp>(piX);
+  Value cotTerm = m.binary<tvm::DivideOp>(pi, tangent);
+  Value reflected = m.binary<tvm::SubtractOp>(psi, cotTerm);
+  return m.select(small, reflected, psi);
+}
+
+/// erf_inv: Winitzki's closed-form estimate, then Newton steps on erf;
+/// +-1 map to +-inf.
+Value emitErfInv(MathBuilder &m, Value y) {
+  constexpr double a = 0.147;
+  Value one = m.constant(1);
+  Value y2 = m.binary<tvm::MultiplyOp>(y, y);
+  Value oneMinusY2 = m.binary<tvm::SubtractOp>(one, y2);
+  Value ln = m.unary<tvm::LogOp>(oneMinusY2);
+  Value halfLn = m.binary<tvm::MultiplyOp>(ln, m.constant(0.5));
+  Value t = m.binary<tvm::AddOp>(m.constant(2 / (M_PI * a)), halfLn);
+  Value t2 = m.binary<tvm::MultiplyOp>(t, t);
+  Value lnOverA = m.binary<tvm::DivideOp>(ln, m.constant(a));
+  Value inner = m.binary<tvm::SubtractOp>(t2, lnOverA);
+  Value root = m.unary<tvm::SqrtOp>(inner);
+  Value estimate = m.unary<tvm::SqrtOp>(m.binary<tvm::SubtractOp>(root, t));
+  Value sign = emitSign(m, y);
+  Value x = m.binary<tvm::MultiplyOp>(sign, estimate);
+  Value scale = m.constant(2 / std::sqrt(M_PI));
+  for (int i = 0; i < 3; ++i) {
+    Value erfX = m.unary<tvm::ErfOp>(x);
+    Value residual = m.binary<tvm::SubtractOp>(erfX, y);
+    Value x2 = m.binary<tvm::MultiplyOp>(x, x);
+    Value negX2 = m.unary<tvm::NegativeOp>(x2);
+    Value slope = m.binary<tvm::MultiplyOp>(scale, m.unary<tvm::ExpOp>(negX2));
+    Value step = m.binary<tvm::DivideOp>(residual, slope);
+    x = m.binary<tvm::SubtractOp>(x, step);
+  }
+  Value magnitude = m.unary<tvm::AbsOp>(y);
+  Value atOne = m.compare<tvm::EqualOp>(magnitude, one);
+  Value inf = m.constant(std::numeric_limits<double>::infinity());
+  Value signedInf = m.binary<tvm::MultiplyOp>(sign, inf);
+  return m.select(atOne, signedInf, x);
+}
+
+/// bessel_i1e(x) = exp(-|x|) I1(x): the power series of I1 up to |x| = 25,
+/// the asymptotic expansion beyond; odd in x.
+Value emitBesselI1e(MathBuilder &m, Value x) {
+  Value y = m.unary<tvm::AbsOp>(x);
+  Value half = m.binary<tvm::MultiplyOp>(y, m.constant(0.5));
+  Value q = m.binary<tvm::MultiplyOp>(half, half);
+  Value term = half;
+  Value sum = half;
+  for (int k = 0; k < 45; ++k) {
+    Value ratio = m.binary<tvm::DivideOp>(q, m.constant((k + 1.0) * (k + 2.0)));
+    term = m.binary<tvm::MultiplyOp>(term, ratio);
+    sum = m.binary<tvm::AddOp>(sum, term);
+  }
+  Value negY = m.unary<tvm::NegativeOp>(y);
+  Value series = m.binary<tvm::MultiplyOp>(sum, m.unary<tvm::ExpOp>(negY));
+  // 1/sqrt(2 pi y) sum_k (-1)^k a_k / y^k, a_k = a_{k-1} (4 - (2k-1)^2) / 8k.
+  constexpr int kTerms = 16;
+  double coefficients[kTerms];
+  coefficients[0] = 1;
+  for (int k = 1; k < kTerms; ++k)
+    coefficients[k] = -coefficients[k - 1] * (4.0 - (2 * k - 1) * (2 * k - 1)) /
+                      (8.0 * k);
+  Value one = m.constant(1);
+  Value inverse = m.binary<tvm::DivideOp>(one, y);
+  Value poly = m.constant(coefficients[kTerms - 1]);
+  for (int k = kTerms - 2; k >= 0; --k) {
+    Value scaled = m.binary<tvm::MultiplyOp>(poly, inverse);
+    Value coefficient = m.constant(coefficients[k]);
+    poly = m.binary<tvm::AddOp>(scaled, coefficient);
+  }
+  Value twoPiY = m.binary<tvm::MultiplyOp>(y, m.constant(2 * M_PI));
+  Value norm = m.unary<tvm::RsqrtOp>(twoPiY);
+  Value asymptotic = m.binary<tvm::MultiplyOp>(norm, poly);
+  Value large = m.compare<tvm::GreaterOp>(y, m.constant(25));
+  Value magnitude = m.select(large, asymptotic, series);
+  Value negative = m.compare<tvm::LessOp>(x, m.constant(0));
+  Value negated = m.unary<tvm::NegativeOp>(magnitude);
+  return m.select(negative, negated, magnitude);
 }
 
 Value emitCbrt(MathBuilder &m, Value x) {
@@ -326,6 +533,11 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
                // error within 1 ULP.
                FloatMathConversion<TanhOp, emitTanh, 64>,
                FloatMathConversion<chlo::AtanhOp, emitAtanh, 64>,
+               FloatMathConversion<chlo::ErfcOp, emitErfc, 64>,
+               FloatMathConversion<chlo::LgammaOp, emitLgamma, 64>,
+               FloatMathConversion<chlo::DigammaOp, emitDigamma, 64>,
+               FloatMathConversion<chlo::ErfInvOp, emitErfInv, 64>,
+               FloatMathConversion<chlo::BesselI1eOp, emitBesselI1e, 64>,
                SignConversion,
                FloatPowerConversion,
                IsInfConversion<chlo::IsInfOp, InfKind::Any>,

@@ -109,3 +109,20 @@ func.func @tanh_atanh(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %1 = chlo.atanh %x : tensor<4xf32> -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// CHLO special functions are formulas in f64 (continued fraction, Lanczos,
+// asymptotic series, Newton steps), rounded back to the operand type.
+// CHECK-LABEL: func @special
+// CHECK-COUNT-5: tvm.astype %arg0 {dtype = f64} : (tensor<4xf16>) -> tensor<4xf64>
+// CHECK-NOT: chlo.
+// CHECK: return
+func.func @special(%x: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>) {
+  %0 = chlo.erfc %x : tensor<4xf16> -> tensor<4xf16>
+  %1 = chlo.lgamma %x : tensor<4xf16> -> tensor<4xf16>
+  %2 = chlo.digamma %x : tensor<4xf16> -> tensor<4xf16>
+  %3 = chlo.erf_inv %x : tensor<4xf16> -> tensor<4xf16>
+  %4 = chlo.bessel_i1e %x : tensor<4xf16> -> tensor<4xf16>
+  return %0, %1, %2, %3, %4 : tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
