@@ -493,17 +493,22 @@ struct ConstantLowering : ComplexPattern<stablehlo::ConstantOp> {
       return failure();
     RankedTensorType part = partType(op.getType());
     SmallVector<APFloat> re, im;
-    for (std::complex<APFloat> value :
-         attr.getValues<std::complex<APFloat>>()) {
+    bool splat = attr.isSplat() && attr.getNumElements() > 0;
+    if (splat) {
+      auto value = attr.getSplatValue<std::complex<APFloat>>();
       re.push_back(value.real());
       im.push_back(value.imag());
-      if (attr.isSplat())
-        break;
+    } else {
+      for (std::complex<APFloat> value :
+           attr.getValues<std::complex<APFloat>>()) {
+        re.push_back(value.real());
+        im.push_back(value.imag());
+      }
     }
     auto make = [&](ArrayRef<APFloat> values) -> Value {
-      DenseElementsAttr dense =
-          attr.isSplat() ? DenseElementsAttr::get(part, values.front())
-                         : DenseElementsAttr::get(part, values);
+      DenseElementsAttr dense = splat
+                                    ? DenseElementsAttr::get(part, values.front())
+                                    : DenseElementsAttr::get(part, values);
       return stablehlo::ConstantOp::create(c.b, c.loc, part, dense);
     };
     return SmallVector<Value>{make(re), make(im)};
@@ -643,33 +648,48 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
     patterns.add<PartwiseLowering>(converter, context);
     FrozenRewritePatternSet frozen(std::move(patterns));
 
-    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      FunctionType original = func.getFunctionType();
-      bool touchesComplex =
-          llvm::any_of(original.getInputs(), isComplexTensor) ||
-          llvm::any_of(original.getResults(), isComplexTensor);
-      func.walk([&](Operation *op) { touchesComplex |= hasComplex(op); });
-      if (!touchesComplex)
-        continue;
-      // A function that cannot be lowered whole stays as it was (the
-      // conversion rolls back) and its complex ops are reported later.
-      ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {
-        return success();
+    // The signatures as written, to record which positions were complex.
+    llvm::DenseMap<Operation *, FunctionType> originals;
+    for (auto func : module.getOps<func::FuncOp>())
+      originals[func.getOperation()] = func.getFunctionType();
+    // A conversion that fails rolls back and leaves its complex ops for the
+    // legality check to report; its diagnostics are not the user's.
+    ScopedDiagnosticHandler quiet(context,
+                                  [](Diagnostic &) { return success(); });
+    // Functions that call each other with complex values change together:
+    // the whole module at once; failing that, each function no such call
+    // touches, on its own.
+    if (failed(applyFullConversion(module, target, frozen))) {
+      llvm::DenseSet<StringRef> linked;
+      module.walk([&](func::CallOp call) {
+        if (!hasComplex(call))
+          return;
+        linked.insert(call.getCallee());
+        linked.insert(call->getParentOfType<func::FuncOp>().getSymName());
       });
-      if (failed(applyFullConversion(func, target, frozen)))
+      for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+        FunctionType type = func.getFunctionType();
+        bool touchesComplex = llvm::any_of(type.getInputs(), isComplexTensor) ||
+                              llvm::any_of(type.getResults(), isComplexTensor);
+        func.walk([&](Operation *op) { touchesComplex |= hasComplex(op); });
+        if (touchesComplex && !linked.contains(func.getSymName()))
+          (void)applyFullConversion(func, target, frozen);
+      }
+    }
+    Builder b(context);
+    auto positions = [&](TypeRange types) {
+      SmallVector<int64_t> indices;
+      for (auto [i, type] : llvm::enumerate(types))
+        if (isComplexTensor(type))
+          indices.push_back(i);
+      return b.getDenseI64ArrayAttr(indices);
+    };
+    for (auto func : module.getOps<func::FuncOp>()) {
+      FunctionType original = originals.lookup(func.getOperation());
+      if (!original || original == func.getFunctionType())
         continue;
-      auto positions = [&](TypeRange types) {
-        SmallVector<int64_t> indices;
-        for (auto [i, type] : llvm::enumerate(types))
-          if (isComplexTensor(type))
-            indices.push_back(i);
-        return indices;
-      };
-      Builder b(context);
-      func->setAttr("tvm.complex_arguments",
-                    b.getDenseI64ArrayAttr(positions(original.getInputs())));
-      func->setAttr("tvm.complex_results",
-                    b.getDenseI64ArrayAttr(positions(original.getResults())));
+      func->setAttr("tvm.complex_arguments", positions(original.getInputs()));
+      func->setAttr("tvm.complex_results", positions(original.getResults()));
     }
   }
 };

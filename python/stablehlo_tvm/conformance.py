@@ -190,6 +190,17 @@ def run_program(text: str, name: str) -> dict[str, Any]:
     return result
 
 
+def _ops_in_text(path: str) -> list[str]:
+    """The op names a file mentions, for results no worker could report."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return []
+    names = set(re.findall(r"\b(?:stablehlo|chlo)\.[a-z_0-9]+(?=[\s(])", text))
+    return sorted(n for n in names if not n.startswith(_NOT_OPS))
+
+
 def run_file(path: str) -> dict[str, Any]:
     start = time.perf_counter()
     with open(path, encoding="utf-8") as f:
@@ -253,7 +264,7 @@ class _Worker:
         if not ready:
             self.proc.kill()
             self.proc.wait()
-            return {"file": path, "status": "timeout", "ops": [], "dtypes": [], "message": f"over {timeout:.0f} s", "seconds": round(time.perf_counter() - start, 3)}
+            return {"file": path, "status": "timeout", "ops": _ops_in_text(path), "dtypes": [], "message": f"over {timeout:.0f} s", "seconds": round(time.perf_counter() - start, 3)}
         line = self.proc.stdout.readline()
         if not line:
             return self._dead(path, start)
@@ -261,7 +272,7 @@ class _Worker:
 
     def _dead(self, path: str, start: float) -> dict[str, Any]:
         code = self.proc.wait()
-        return {"file": path, "status": "crash", "ops": [], "dtypes": [], "message": f"worker exited with {code}", "seconds": round(time.perf_counter() - start, 3)}
+        return {"file": path, "status": "crash", "ops": _ops_in_text(path), "dtypes": [], "message": f"worker exited with {code}", "seconds": round(time.perf_counter() - start, 3)}
 
     def alive(self) -> bool:
         return self.proc.poll() is None

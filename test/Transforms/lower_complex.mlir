@@ -85,3 +85,45 @@ func.func @unsupported(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   %0 = stablehlo.cbrt %x : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// Functions calling each other with complex values change together.
+// CHECK-LABEL: func @caller
+// CHECK-SAME: (%[[RE:.*]]: tensor<2xf32>, %[[IM:.*]]: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+// CHECK: %[[R:.*]]:2 = call @callee(%[[RE]], %[[IM]]) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+// CHECK-LABEL: func @callee
+// CHECK-SAME: tvm.complex_arguments = array<i64: 0>, tvm.complex_results = array<i64: 0>
+func.func @caller(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = call @callee(%x) : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+func.func @callee(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = stablehlo.negate %x : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+// When one of them cannot be lowered, the functions it is linked to by
+// complex calls stay as they are too (the IR stays consistent); others lower.
+// CHECK-LABEL: func @stays
+// CHECK-SAME: (%arg0: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+// CHECK-LABEL: func @also_stays
+// CHECK: stablehlo.cbrt
+// CHECK-LABEL: func @lowers
+// CHECK-SAME: (%arg0: tensor<0x3xf32>, %arg1: tensor<0x3xf32>)
+// CHECK: stablehlo.constant dense<> : tensor<0x3xf32>
+func.func @stays(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = call @also_stays(%x) : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+func.func @also_stays(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = stablehlo.cbrt %x : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+func.func @lowers(%x: tensor<0x3xcomplex<f32>>) -> tensor<0x3xcomplex<f32>> {
+  %c = stablehlo.constant dense<> : tensor<0x3xcomplex<f32>>
+  %0 = stablehlo.add %x, %c : tensor<0x3xcomplex<f32>>
+  return %0 : tensor<0x3xcomplex<f32>>
+}
