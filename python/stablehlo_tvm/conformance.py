@@ -381,6 +381,12 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
             "dot_general, convolution and CHLO math ops (static shapes, no quantized types): "
             f"{_rate(c)}.",
         ]
+        missed = sorted((r for r in scoped if r["status"] != "pass"), key=lambda r: r["file"])
+        if missed:
+            lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
+            lines += [
+                f"| {os.path.basename(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed
+            ]
     lines += ["", "## Per op (files containing the op)", "", "| op | pass rate | statuses |", "|---|---|---|"]
     for op in sorted(by_op):
         c = by_op[op]
