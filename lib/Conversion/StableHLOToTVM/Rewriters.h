@@ -18,6 +18,8 @@ void populateDotGeneralPatterns(MLIRContext *context,
 void populateReducePatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateReduceKernelPatterns(MLIRContext *context,
                                   RewritePatternSet &patterns);
+void populateScatterPatterns(MLIRContext *context,
+                             RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);

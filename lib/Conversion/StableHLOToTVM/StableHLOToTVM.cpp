@@ -48,6 +48,7 @@ struct ConvertStableHLOToTVMPass
     populateDotGeneralPatterns(context, patterns);
     populateReducePatterns(context, patterns);
     populateReduceKernelPatterns(context, patterns);
+    populateScatterPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1,0 +1,166 @@
+//===- Scatter.cpp - scatter as a kernel ----------------------------------===//
+//
+// scatter copies its inputs to its results, then visits every update element
+// in row-major order: the scatter index vector it names (through
+// index_vector_dim and scatter_dims_to_operand_dims), its batch position
+// (input/scatter_indices batching dims) and its offset inside the update
+// window (update_window_dims, with inserted_window_dims and the batching dims
+// of size 1) give the result index, where the update computation combines
+// the current value with the update. A window that does not fit in the
+// operand at its start index is skipped whole, as XLA does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+/// A loaded index element as an `index`, read by its signedness.
+Value toIndex(OpBuilder &b, Location loc, Value value, Type element) {
+  if (element.isUnsignedInteger() || element.isInteger(1))
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::ScatterOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    size_t count = op.getInputs().size();
+    auto operandType = cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto indicesType = cast<RankedTensorType>(op.getScatterIndices().getType());
+    auto updatesType = cast<RankedTensorType>(op.getUpdates()[0].getType());
+    if (!operandType.hasStaticShape() || !indicesType.hasStaticShape() ||
+        !updatesType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    auto dims = op.getScatterDimensionNumbers();
+    ArrayRef<int64_t> updateWindowDims = dims.getUpdateWindowDims();
+    ArrayRef<int64_t> insertedWindowDims = dims.getInsertedWindowDims();
+    ArrayRef<int64_t> inputBatchingDims = dims.getInputBatchingDims();
+    ArrayRef<int64_t> indicesBatchingDims = dims.getScatterIndicesBatchingDims();
+    ArrayRef<int64_t> toOperandDims = dims.getScatterDimsToOperandDims();
+    int64_t indexVectorDim = dims.getIndexVectorDim();
+    int64_t operandRank = operandType.getRank();
+    int64_t indicesRank = indicesType.getRank();
+    Type indexElement = indicesType.getElementType();
+
+    // Update dimensions that walk the scatter indices, in order; they match
+    // the scatter_indices dimensions other than index_vector_dim.
+    SmallVector<int64_t> updateScatterDims;
+    for (int64_t d = 0; d < updatesType.getRank(); ++d)
+      if (!llvm::is_contained(updateWindowDims, d))
+        updateScatterDims.push_back(d);
+    // Operand dimensions the update window spans, in order.
+    SmallVector<int64_t> operandWindowDims;
+    for (int64_t d = 0; d < operandRank; ++d)
+      if (!llvm::is_contained(insertedWindowDims, d) &&
+          !llvm::is_contained(inputBatchingDims, d))
+        operandWindowDims.push_back(d);
+    if (operandWindowDims.size() != updateWindowDims.size())
+      return rewriter.notifyMatchFailure(op, "inconsistent window dims");
+    SmallVector<int64_t> windowSize(operandRank, 1);
+    for (auto [operandDim, updateDim] :
+         llvm::zip(operandWindowDims, updateWindowDims))
+      windowSize[operandDim] = updatesType.getDimSize(updateDim);
+    // The update scatter dimension that walks scatter_indices dimension j.
+    auto updateDimOfIndicesDim = [&](int64_t j) {
+      int64_t position = j - (indexVectorDim < j ? 1 : 0);
+      return updateScatterDims[position];
+    };
+    int64_t components =
+        indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim)
+                                     : 1;
+
+    SmallVector<Value> inputs(adaptor.getInputs());
+    inputs.push_back(adaptor.getScatterIndices());
+    llvm::append_range(inputs, adaptor.getUpdates());
+    Block &body = op.getUpdateComputation().front();
+    bool scalarized = true;
+    SmallVector<Value> results = buildKernel(
+        rewriter, op.getLoc(), "scatter", inputs, op.getResultTypes(),
+        [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
+          ValueRange operands = in.take_front(count);
+          Value indices = in[count];
+          ValueRange updates = in.drop_front(count + 1);
+          buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
+                        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+            for (auto [operand, result] : llvm::zip(operands, out)) {
+              Value value = memref::LoadOp::create(b, loc, operand, ivs);
+              memref::StoreOp::create(b, loc, value, result, ivs);
+            }
+          });
+          buildLoopNest(b, loc, updatesType.getShape(), /*parallel=*/false,
+                        [&](OpBuilder &b, Location loc, ValueRange update) {
+            Value zero = indexValue(b, loc, 0);
+            SmallVector<Value> start(operandRank, zero);
+            for (int64_t k = 0; k < components; ++k) {
+              SmallVector<Value> at;
+              for (int64_t j = 0; j < indicesRank; ++j)
+                at.push_back(j == indexVectorDim
+                                 ? indexValue(b, loc, k)
+                                 : update[updateDimOfIndicesDim(j)]);
+              Value raw = memref::LoadOp::create(b, loc, indices, at);
+              start[toOperandDims[k]] = toIndex(b, loc, raw, indexElement);
+            }
+            for (auto [operandDim, indicesDim] :
+                 llvm::zip(inputBatchingDims, indicesBatchingDims))
+              start[operandDim] = update[updateDimOfIndicesDim(indicesDim)];
+            // The whole window must fit at its start.
+            Value valid;
+            for (int64_t d = 0; d < operandRank; ++d) {
+              Value nonNegative = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::sge, start[d], zero);
+              Value limit = indexValue(
+                  b, loc, operandType.getDimSize(d) - windowSize[d]);
+              Value fits = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::sle, start[d], limit);
+              Value both = arith::AndIOp::create(b, loc, nonNegative, fits);
+              valid = valid ? Value(arith::AndIOp::create(b, loc, valid, both))
+                            : both;
+            }
+            auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+            OpBuilder &inner = b;
+            SmallVector<Value> target(start);
+            for (auto [operandDim, updateDim] :
+                 llvm::zip(operandWindowDims, updateWindowDims))
+              target[operandDim] = arith::AddIOp::create(
+                  inner, loc, start[operandDim], update[updateDim]);
+            SmallVector<Value> args;
+            for (Value result : out)
+              args.push_back(memref::LoadOp::create(inner, loc, result, target));
+            for (Value value : updates)
+              args.push_back(memref::LoadOp::create(inner, loc, value, update));
+            FailureOr<SmallVector<Value>> combined =
+                scalarizeBody(inner, body, args);
+            if (failed(combined)) {
+              scalarized = false;
+              return;
+            }
+            for (auto [value, result] : llvm::zip(*combined, out))
+              memref::StoreOp::create(inner, loc, value, result, target);
+          });
+        });
+    if (!scalarized)
+      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateScatterPatterns(MLIRContext *context,
+                             RewritePatternSet &patterns) {
+  patterns.add<ScatterToKernel>(context);
+}
+
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,52 @@
+// scatter is a kernel: copy the inputs, then combine each update at the
+// index its scatter indices and window offset name, skipping windows that do
+// not fit.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @add_rows
+// CHECK: tvm.kernel "scatter"(%arg0, %arg1, %arg2) : (tensor<5x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: memref<5x3xf32>, %[[IDX:.*]]: memref<2x1xi32>, %[[UPD:.*]]: memref<2x3xf32>, %[[OUT:.*]]: memref<5x3xf32>):
+// The copy, in parallel.
+// CHECK: scf.parallel
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// The updates, in order.
+// CHECK: scf.for %[[U0:[^ ]*]] =
+// CHECK: scf.for %[[U1:[^ ]*]] =
+// CHECK: %[[RAW:.*]] = memref.load %[[IDX]][%[[U0]], %{{.*}}] : memref<2x1xi32>
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[RAW]] : i32 to index
+// CHECK: arith.cmpi sge, %[[ROW]]
+// CHECK: arith.cmpi sle, %[[ROW]]
+// CHECK: scf.if
+// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[U1]] : index
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[ROW]], %[[COL]]]
+// CHECK: %[[NEW:.*]] = memref.load %[[UPD]][%[[U0]], %[[U1]]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[OLD]], %[[NEW]] : f32
+// CHECK: memref.store %[[SUM]], %[[OUT]][%[[ROW]], %[[COL]]]
+func.func @add_rows(%x: tensor<5x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) -> tensor<5x3xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+// Batching dimensions index the operand with the update's own position.
+// CHECK-LABEL: func @batched
+// CHECK: tvm.kernel "scatter"
+// CHECK: scf.reduce
+// CHECK: scf.for %[[B:[^ ]*]] =
+// CHECK: scf.for %[[K:[^ ]*]] =
+// CHECK: %[[RAW:.*]] = memref.load %{{.*}}[%[[B]], %[[K]], %{{.*}}] : memref<2x3x1xi32>
+// CHECK: %[[COL:.*]] = arith.index_castui %[[RAW]] : i32 to index
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}}[%[[B]], %[[COL]]] : memref<2x4xi32>
+func.func @batched(%x: tensor<2x4xi32>, %i: tensor<2x3x1xui32>, %u: tensor<2x3xi32>) -> tensor<2x4xi32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>} : (tensor<2x4xi32>, tensor<2x3x1xui32>, tensor<2x3xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}

@@ -1,0 +1,56 @@
+"""Indexed updates (scatter, as TIR kernels) against jax.jit: what
+x.at[...] and segment sums emit, duplicates and out-of-bounds included."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax, random_args
+
+
+def test_add_with_duplicate_indices():
+    x, u = random_args([((6, 4), "float32"), ((5, 4), "float32")], seed=1)
+    idx = np.array([0, 3, 3, 5, 0], np.int32)
+    assert_matches_jax(lambda x, idx, u: x.at[idx].add(u), x, idx, u)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float64", "bool"])
+def test_set_mul_min_max(dtype):
+    (x,) = random_args([((7,), dtype)], seed=2)
+    (u,) = random_args([((3,), dtype)], seed=3)
+    idx = np.array([6, 1, 6], np.int64)
+
+    def f(x, idx, u):
+        out = (x.at[idx].set(u), x.at[idx].max(u), x.at[idx].min(u))
+        return out if dtype == "bool" else out + (x.at[idx].mul(u),)
+
+    assert_matches_jax(f, x, idx, u)
+
+
+def test_out_of_bounds_updates_are_dropped():
+    x, u = random_args([((5, 3), "float32"), ((4, 3), "float32")], seed=4)
+    idx = np.array([-1, 2, 5, 100], np.int32)
+    assert_matches_jax(lambda x, idx, u: x.at[idx].add(u, mode="drop"), x, idx, u)
+
+
+def test_multidimensional_indices_and_segment_sum():
+    x, u = random_args([((4, 5, 6), "float32"), ((3, 6), "float32")], seed=5)
+    rows = np.array([0, 3, 0], np.int32)
+    cols = np.array([4, 4, 4], np.int32)
+    data, seg = random_args([((10,), "float32"), ((10,), "int32")], seed=6)
+    seg = np.abs(seg) % 4
+
+    def f(x, rows, cols, u, data, seg):
+        return x.at[rows, cols].add(u), jax.ops.segment_sum(data, seg, num_segments=4)
+
+    assert_matches_jax(f, x, rows, cols, u, data, seg)
+
+
+def test_batched_scatter_from_vmap():
+    x, u = random_args([((3, 8), "float32"), ((3, 2), "float32")], seed=7)
+    idx = np.array([[1, 1], [0, 7], [5, 2]], np.int32)
+    f = jax.vmap(lambda x, i, u: x.at[i].add(u))
+    assert_matches_jax(f, x, idx, u)
