@@ -54,3 +54,25 @@ def test_batched_scatter_from_vmap():
     idx = np.array([[1, 1], [0, 7], [5, 2]], np.int32)
     f = jax.vmap(lambda x, i, u: x.at[i].add(u))
     assert_matches_jax(f, x, idx, u)
+
+
+def test_take_fancy_indexing_and_clamping():
+    x, y = random_args([((6, 5), "float32"), ((3, 4, 5), "int16")], seed=8)
+    rows = np.array([5, 0, 2, 2, -1, 9], np.int32)  # out of range: clamped by jnp.take's "clip"
+    cols = np.array([[1, 4], [0, 0]], np.int32)
+
+    def f(x, y, rows, cols):
+        return (
+            jnp.take(x, rows, axis=0, mode="clip"),
+            x[rows[:3], cols[0, 0]],
+            y[:, cols],
+            x[1:4, jnp.array([3, 1])],
+        )
+
+    assert_matches_jax(f, x, y, rows, cols)
+
+
+def test_batched_gather_from_vmap():
+    x, idx = random_args([((3, 8), "float32"), ((3, 2), "int32")], seed=9)
+    idx = np.abs(idx) % 8
+    assert_matches_jax(jax.vmap(lambda x, i: x[i]), x, idx)

@@ -9,6 +9,16 @@ Value indexValue(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
+Value loadAsIndex(OpBuilder &builder, Location loc, Value buffer,
+                  ValueRange at, Type element) {
+  Value value = memref::LoadOp::create(builder, loc, buffer, at);
+  if (element.isUnsignedInteger() || element.isInteger(1))
+    return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                        value);
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                    value);
+}
+
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
                                TypeRange resultTypes, KernelBodyBuilder body) {

@@ -20,6 +20,7 @@ void populateReduceKernelPatterns(MLIRContext *context,
                                   RewritePatternSet &patterns);
 void populateScatterPatterns(MLIRContext *context,
                              RewritePatternSet &patterns);
+void populateGatherPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
@@ -135,6 +136,11 @@ SmallVector<Value> buildElementwiseKernel(OpBuilder &builder, Location loc,
 
 /// An index constant.
 Value indexValue(OpBuilder &builder, Location loc, int64_t value);
+
+/// The integer at `at` in `buffer` as an `index`, read as signed or unsigned
+/// by the tensor's `element` type.
+Value loadAsIndex(OpBuilder &builder, Location loc, Value buffer,
+                  ValueRange at, Type element);
 
 //===----------------------------------------------------------------------===//
 // Scalar code (ScalarBody.cpp): StableHLO semantics on scalars, in arith/math.

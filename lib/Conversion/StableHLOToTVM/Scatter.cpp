@@ -20,13 +20,6 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-/// A loaded index element as an `index`, read by its signedness.
-Value toIndex(OpBuilder &b, Location loc, Value value, Type element) {
-  if (element.isUnsignedInteger() || element.isInteger(1))
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-}
-
 struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
   using TVMTypedPattern::TVMTypedPattern;
 
@@ -106,8 +99,8 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
                 at.push_back(j == indexVectorDim
                                  ? indexValue(b, loc, k)
                                  : update[updateDimOfIndicesDim(j)]);
-              Value raw = memref::LoadOp::create(b, loc, indices, at);
-              start[toOperandDims[k]] = toIndex(b, loc, raw, indexElement);
+              start[toOperandDims[k]] =
+                  loadAsIndex(b, loc, indices, at, indexElement);
             }
             for (auto [operandDim, indicesDim] :
                  llvm::zip(inputBatchingDims, indicesBatchingDims))

@@ -49,6 +49,7 @@ struct ConvertStableHLOToTVMPass
     populateReducePatterns(context, patterns);
     populateReduceKernelPatterns(context, patterns);
     populateScatterPatterns(context, patterns);
+    populateGatherPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1,0 +1,132 @@
+//===- Gather.cpp - gather as a kernel ------------------------------------===//
+//
+// Each result element reads one operand element: the result's batch
+// dimensions (those not in offset_dims) pick a start index vector from
+// start_indices (through index_vector_dim and start_index_map), clamped so
+// that the slice fits in the operand; operand batching dimensions take the
+// batch position itself; the offset dimensions give the position inside the
+// slice (collapsed and batching dimensions have size 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
+                            stablehlo::GatherDimensionNumbersAttr dims,
+                            ArrayRef<int64_t> sliceSizes,
+                            ConversionPatternRewriter &rewriter) {
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  auto indicesType = cast<RankedTensorType>(startIndices.getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!operandType.hasStaticShape() || !indicesType.hasStaticShape() ||
+      !resultType.hasStaticShape())
+    return rewriter.notifyMatchFailure(op, "dynamic shapes");
+  ArrayRef<int64_t> offsetDims = dims.getOffsetDims();
+  ArrayRef<int64_t> collapsedDims = dims.getCollapsedSliceDims();
+  ArrayRef<int64_t> operandBatchingDims = dims.getOperandBatchingDims();
+  ArrayRef<int64_t> indicesBatchingDims = dims.getStartIndicesBatchingDims();
+  ArrayRef<int64_t> startIndexMap = dims.getStartIndexMap();
+  int64_t indexVectorDim = dims.getIndexVectorDim();
+  int64_t operandRank = operandType.getRank();
+  int64_t indicesRank = indicesType.getRank();
+  Type indexElement = indicesType.getElementType();
+
+  SmallVector<int64_t> batchDims;
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    if (!llvm::is_contained(offsetDims, d))
+      batchDims.push_back(d);
+  SmallVector<int64_t> operandOffsetDims;
+  for (int64_t d = 0; d < operandRank; ++d)
+    if (!llvm::is_contained(collapsedDims, d) &&
+        !llvm::is_contained(operandBatchingDims, d))
+      operandOffsetDims.push_back(d);
+  if (operandOffsetDims.size() != offsetDims.size() ||
+      static_cast<int64_t>(sliceSizes.size()) != operandRank)
+    return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
+  auto batchDimOfIndicesDim = [&](int64_t j) {
+    return batchDims[j - (indexVectorDim < j ? 1 : 0)];
+  };
+  int64_t components =
+      indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim) : 1;
+
+  SmallVector<Value> results = buildKernel(
+      rewriter, op->getLoc(), "gather", ValueRange{operand, startIndices},
+      resultType,
+      [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
+        buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
+                      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          Value zero = indexValue(b, loc, 0);
+          SmallVector<Value> index(operandRank, zero);
+          for (int64_t k = 0; k < components; ++k) {
+            SmallVector<Value> at;
+            for (int64_t j = 0; j < indicesRank; ++j)
+              at.push_back(j == indexVectorDim ? indexValue(b, loc, k)
+                                               : ivs[batchDimOfIndicesDim(j)]);
+            Value start = loadAsIndex(b, loc, in[1], at, indexElement);
+            // Clamped so that the slice fits: [0, size - slice size].
+            int64_t d = startIndexMap[k];
+            Value limit = indexValue(
+                b, loc, operandType.getDimSize(d) - sliceSizes[d]);
+            Value low = arith::MaxSIOp::create(b, loc, start, zero);
+            index[d] = arith::MinSIOp::create(b, loc, low, limit);
+          }
+          for (auto [operandDim, indicesDim] :
+               llvm::zip(operandBatchingDims, indicesBatchingDims))
+            index[operandDim] = ivs[batchDimOfIndicesDim(indicesDim)];
+          for (auto [operandDim, resultDim] :
+               llvm::zip(operandOffsetDims, offsetDims))
+            index[operandDim] = arith::AddIOp::create(b, loc, index[operandDim],
+                                                      ivs[resultDim]);
+          Value value = memref::LoadOp::create(b, loc, in[0], index);
+          memref::StoreOp::create(b, loc, value, out[0], ivs);
+        });
+      });
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
+struct GatherToKernel : TVMTypedPattern<stablehlo::GatherOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::GatherOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    return rewriteGather(op, adaptor.getOperand(), adaptor.getStartIndices(),
+                         op.getDimensionNumbers(), op.getSliceSizes(),
+                         rewriter);
+  }
+};
+
+/// dynamic_gather whose slice sizes are constants.
+struct DynamicGatherToKernel : TVMTypedPattern<stablehlo::DynamicGatherOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::DynamicGatherOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    DenseIntElementsAttr sizes;
+    if (!matchPattern(op.getSliceSizes(), m_Constant(&sizes)))
+      return rewriter.notifyMatchFailure(op, "slice sizes are not constant");
+    SmallVector<int64_t> sliceSizes;
+    for (const APInt &size : sizes.getValues<APInt>())
+      sliceSizes.push_back(size.getSExtValue());
+    return rewriteGather(op, adaptor.getOperand(), adaptor.getStartIndices(),
+                         op.getDimensionNumbers(), sliceSizes, rewriter);
+  }
+};
+
+} // namespace
+
+void populateGatherPatterns(MLIRContext *context,
+                            RewritePatternSet &patterns) {
+  patterns.add<GatherToKernel, DynamicGatherToKernel>(context);
+}
+
+} // namespace mlir::stablehlo_tvm
