@@ -559,39 +559,44 @@ struct PartwiseLowering : ConversionPattern {
   }
 };
 
-/// reduce over complex inputs: a reduce over their parts (each complex
-/// input and init value becomes two, in place), whose body is the original
-/// one with its arguments split; the body's ops are lowered like any other.
-struct ReduceLowering : OpConversionPattern<stablehlo::ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// reduce and reduce_window over complex inputs: the same op over their
+/// parts (each complex input and init value becomes two, in place), whose
+/// body is the original one with its arguments split; the body's ops are
+/// lowered like any other.
+template <typename Op>
+struct ReductionLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OneToNOpAdaptor =
+      typename OpConversionPattern<Op>::OneToNOpAdaptor;
 
   LogicalResult
-  matchAndRewrite(stablehlo::ReduceOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!hasComplex(op))
       return failure();
-    SmallVector<Value> inputs, inits;
-    size_t count = op.getInputs().size();
-    for (auto [i, operand] : llvm::enumerate(adaptor.getOperands()))
-      llvm::append_range(i < count ? inputs : inits, operand);
+    SmallVector<Value> operands;
+    for (ValueRange operand : adaptor.getOperands())
+      llvm::append_range(operands, operand);
     SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
-                                                resultTypes)))
+    if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                      resultTypes)))
       return failure();
-    auto reduce = stablehlo::ReduceOp::create(rewriter, op.getLoc(),
-                                              resultTypes, inputs, inits,
-                                              op.getDimensionsAttr());
-    rewriter.inlineRegionBefore(op.getBody(), reduce.getBody(),
-                                reduce.getBody().end());
-    if (failed(rewriter.convertRegionTypes(&reduce.getBody(),
-                                           *getTypeConverter())))
+    // Inputs and init values are split alike, so the two operand groups
+    // keep their equal sizes.
+    OperationState state(op.getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    state.addRegion();
+    Operation *lowered = rewriter.create(state);
+    Region &body = lowered->getRegion(0);
+    rewriter.inlineRegionBefore(op->getRegion(0), body, body.end());
+    if (failed(rewriter.convertRegionTypes(&body, *this->getTypeConverter())))
       return failure();
     SmallVector<SmallVector<Value>> grouped;
     size_t i = 0;
-    for (Type type : op.getResultTypes()) {
+    for (Type type : op->getResultTypes()) {
       size_t n = isComplexTensor(type) ? 2 : 1;
-      grouped.emplace_back(reduce.getResults().begin() + i,
-                           reduce.getResults().begin() + i + n);
+      grouped.emplace_back(lowered->getResults().begin() + i,
+                           lowered->getResults().begin() + i + n);
       i += n;
     }
     rewriter.replaceOpWithMultiple(op, grouped);
@@ -643,7 +648,8 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
-                 ReduceLowering, ReturnLowering>(
+                 ReductionLowering<stablehlo::ReduceOp>,
+                 ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);
     FrozenRewritePatternSet frozen(std::move(patterns));

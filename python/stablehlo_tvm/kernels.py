@@ -38,14 +38,20 @@ def _as(dtype: str, x):
     return x if _dtype(x) == dtype else tir.Cast(dtype, x)
 
 
-def _in_unsigned(fn):
+def _in_unsigned(fn, fold=None):
     """An integer op computed on the operands' bits read as unsigned: it
     wraps on overflow (TIR's signed arithmetic may not) and gives the
-    unsigned meaning where that matters."""
+    unsigned meaning where that matters. Constant operands are folded here
+    (`fold` on Python ints), since TVM's folder rejects unsigned underflow."""
 
     def op(args, attrs, dtype):
+        tir = _tir()
         if dtype == "bool":
             return fn(*args)
+        if fold is not None and all(isinstance(a, tir.IntImm) for a in args):
+            bits = int(dtype[3:])
+            value = fold(*[int(a.value) & ((1 << bits) - 1) for a in args]) & ((1 << bits) - 1)
+            return tir.IntImm(dtype, value - (1 << bits) if value >= 1 << (bits - 1) else value)
         u = _unsigned(dtype)
         return _as(dtype, fn(*[_as(u, a) for a in args]))
 
@@ -207,9 +213,9 @@ def _math(name: str):
 def _table() -> dict[str, Callable[[list, dict, str], Any]]:
     tir = _tir()
     return {
-        "arith.addi": _in_unsigned(lambda a, b: a + b),
-        "arith.subi": _in_unsigned(lambda a, b: a - b),
-        "arith.muli": _in_unsigned(lambda a, b: a * b),
+        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b),
+        "arith.subi": _in_unsigned(lambda a, b: a - b, lambda a, b: a - b),
+        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b),
         "arith.divsi": _signed(tir.truncdiv),
         "arith.remsi": _signed(tir.truncmod),
         "arith.divui": _in_unsigned(tir.truncdiv),
@@ -272,6 +278,13 @@ def _seq(stmts: list):
     if not stmts:
         return tir.Evaluate(0)
     return stmts[0] if len(stmts) == 1 else tir.SeqStmt(stmts)
+
+
+_INDEX_TABLE = {
+    "arith.addi": _signed(lambda a, b: a + b),
+    "arith.subi": _signed(lambda a, b: a - b),
+    "arith.muli": _signed(lambda a, b: a * b),
+}
 
 
 def _constant(value: Any, dtype: str):
@@ -362,11 +375,14 @@ class _KernelWriter:
                 else_case = _seq(self.block(else_blocks[0])) if else_blocks and else_blocks[0]["ops"][:-1] else None
                 stmts.append(tir.IfThenElse(cond, then_case, else_case))
             elif name in self.table:
-                value_id, (_, dtype, _) = op["results"][0]
+                value_id, (_, dtype, type_text) = op["results"][0]
+                # Index arithmetic (addresses, loop bounds) cannot overflow:
+                # signed, so TVM's simplifier may fold and reason about it.
+                table = _INDEX_TABLE if type_text == "index" and name in _INDEX_TABLE else self.table
                 # bfloat16 is computed in f32 and rounded (see bind).
                 compute = "float32" if dtype == "bfloat16" else dtype
                 try:
-                    expr = self.table[name]([self.values[i] for i in operands], op["attributes"], compute)
+                    expr = table[name]([self.values[i] for i in operands], op["attributes"], compute)
                 except Exception as error:  # noqa: BLE001 - TVM raises many kinds
                     raise EmitError(f"{where}: {error}") from error
                 expr = _as(compute, expr)

@@ -21,6 +21,7 @@ void populateReduceKernelPatterns(MLIRContext *context,
 void populateScatterPatterns(MLIRContext *context,
                              RewritePatternSet &patterns);
 void populateGatherPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateWindowPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);

@@ -50,6 +50,7 @@ struct ConvertStableHLOToTVMPass
     populateReduceKernelPatterns(context, patterns);
     populateScatterPatterns(context, patterns);
     populateGatherPatterns(context, patterns);
+    populateWindowPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1,0 +1,40 @@
+// reduce_window is a kernel: each result folds its window through the body,
+// starting from the init values; padding and base-dilation holes are skipped.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @max_pool
+// CHECK: tvm.kernel "reduce_window"(%arg0, %{{.*}}) : (tensor<1x6x6x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>
+// CHECK: scf.parallel
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK: scf.for
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: scf.if
+// CHECK: %[[A:.*]] = memref.load %[[ACC]][]
+// CHECK: %[[X:.*]] = memref.load %arg1
+// CHECK: arith.cmpf ogt, %[[A]], %[[X]]
+func.func @max_pool(%x: tensor<1x6x6x1xf32>) -> tensor<1x3x3x1xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x6x6x1xf32>, tensor<f32>) -> tensor<1x3x3x1xf32>
+  return %0 : tensor<1x3x3x1xf32>
+}
+
+// -----
+
+// Base dilation: only every other position holds an element.
+// CHECK-LABEL: func @base_dilated
+// CHECK: arith.remsi
+// CHECK: arith.divsi
+func.func @base_dilated(%x: tensor<4xi32>) -> tensor<6xi32> {
+  %init = stablehlo.constant dense<0> : tensor<i32>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {window_dimensions = array<i64: 2>, base_dilations = array<i64: 2>} : (tensor<4xi32>, tensor<i32>) -> tensor<6xi32>
+  return %0 : tensor<6xi32>
+}

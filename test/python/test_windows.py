@@ -1,0 +1,52 @@
+"""Windowed reductions (reduce_window, as TIR kernels) against jax.jit:
+pooling, cumulative ops, strides, padding and dilations."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+from conftest import assert_matches_jax, random_args
+
+
+def test_max_and_avg_pool():
+    (x,) = random_args([((2, 9, 9, 3), "float32")], seed=1)
+
+    def f(x):
+        mx = lax.reduce_window(x, np.float32(-np.inf), lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+        avg = lax.reduce_window(x, np.float32(0.0), lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4
+        return mx, avg
+
+    assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bfloat16"])
+def test_cumulative(dtype):
+    (x,) = random_args([((5, 7), "float32")], seed=2)
+    x = x.astype(jnp.bfloat16 if dtype == "bfloat16" else dtype)
+    rtol = 1e-2 if dtype == "bfloat16" else 1e-5
+
+    def f(x):
+        return jnp.cumsum(x, axis=0), lax.cummax(x, axis=1), lax.cummin(x, axis=0, reverse=True)
+
+    assert_matches_jax(f, x, rtol=rtol, atol=rtol)
+
+
+def test_dilations_and_padding():
+    (x,) = random_args([((11, 6), "float32")], seed=3)
+
+    def f(x):
+        return lax.reduce_window(
+            x, np.float32(1.0), lax.add, (3, 2), (2, 1), ((2, 1), (0, 3)), base_dilation=(2, 1), window_dilation=(1, 2)
+        )
+
+    assert_matches_jax(f, x)
+
+
+def test_complex_cumsum():
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((4, 6)) + 1j * rng.standard_normal((4, 6))).astype(np.complex64)
+    assert_matches_jax(lambda x: jnp.cumsum(x, axis=1), x)
