@@ -226,7 +226,8 @@ def _table() -> dict[str, Callable[[list, dict, str], Any]]:
         "arith.minui": _in_unsigned(tir.min),
         "arith.andi": _logical(tir.bitwise_and, tir.And),
         "arith.ori": _logical(tir.bitwise_or, tir.Or),
-        "arith.xori": _logical(tir.bitwise_xor, tir.NE),
+        # TVM compiles == and != on booleans as float compares: spelled out.
+        "arith.xori": _logical(tir.bitwise_xor, lambda a, b: tir.Or(tir.And(a, tir.Not(b)), tir.And(tir.Not(a), b))),
         "arith.shli": _shift("shli"),
         "arith.shrsi": _shift("shrsi"),
         "arith.shrui": _shift("shrui"),

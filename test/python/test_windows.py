@@ -50,3 +50,17 @@ def test_complex_cumsum():
     rng = np.random.default_rng(4)
     x = (rng.standard_normal((4, 6)) + 1j * rng.standard_normal((4, 6))).astype(np.complex64)
     assert_matches_jax(lambda x: jnp.cumsum(x, axis=1), x)
+
+
+@pytest.mark.parametrize("padding", ["VALID", "SAME"])
+def test_max_pool_gradient(padding):
+    (x,) = random_args([((2, 7, 7, 3), "float32")], seed=5)
+
+    def pool(x):
+        return lax.reduce_window(x, np.float32(-np.inf), lax.max, (1, 3, 3, 1), (1, 2, 2, 1), padding)
+
+    def f(x):
+        y, vjp = jax.vjp(pool, x)
+        return vjp(jnp.ones_like(y) * 0.5 + y)[0]
+
+    assert_matches_jax(f, x)

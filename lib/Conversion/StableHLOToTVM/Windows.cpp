@@ -160,11 +160,112 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
   }
 };
 
+struct SelectAndScatterToKernel
+    : TVMTypedPattern<stablehlo::SelectAndScatterOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::SelectAndScatterOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+    if (!operandType.hasStaticShape() || !sourceType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    int64_t rank = operandType.getRank();
+    SmallVector<int64_t> window = orOnes(op.getWindowDimensions(), rank);
+    SmallVector<int64_t> strides = orOnes(op.getWindowStrides(), rank);
+    SmallVector<int64_t> ones(rank, 1);
+    SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
+    Block &select = op.getSelect().front();
+    Block &scatter = op.getScatter().front();
+    Type element = tvm::KernelOp::bufferType(operandType).getElementType();
+
+    bool scalarized = true;
+    SmallVector<Value> results = buildKernel(
+        rewriter, op.getLoc(), "select_and_scatter",
+        ValueRange{adaptor.getOperand(), adaptor.getSource(),
+                   adaptor.getInitValue()},
+        op.getType(),
+        [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
+          Value operand = in[0], source = in[1], init = in[2];
+          buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
+                        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+            Value value = memref::LoadOp::create(b, loc, init);
+            memref::StoreOp::create(b, loc, value, out[0], ivs);
+          });
+          buildLoopNest(b, loc, sourceType.getShape(), /*parallel=*/false,
+                        [&](OpBuilder &b, Location loc, ValueRange s) {
+            auto scalar = [&](Type type) {
+              return memref::AllocaOp::create(b, loc,
+                                              MemRefType::get({}, type));
+            };
+            Value best = scalar(element);
+            Value found = scalar(b.getI1Type());
+            SmallVector<Value> where;
+            for (int64_t d = 0; d < rank; ++d)
+              where.push_back(scalar(b.getIndexType()));
+            Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+            memref::StoreOp::create(b, loc, no, found);
+            buildLoopNest(b, loc, window, /*parallel=*/false,
+                          [&](OpBuilder &b, Location loc, ValueRange w) {
+              auto [index, valid] =
+                  windowElement(b, loc, s, w, strides, ones, ones, low,
+                                operandType.getShape());
+              auto inBounds = scf::IfOp::create(b, loc, valid,
+                                                /*withElse=*/false);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(inBounds.thenBlock()->getTerminator());
+              Value x = memref::LoadOp::create(b, loc, operand, index);
+              Value current = memref::LoadOp::create(b, loc, best);
+              Value have = memref::LoadOp::create(b, loc, found);
+              // The current choice stays while select(current, x) holds.
+              FailureOr<SmallVector<Value>> keep =
+                  scalarizeBody(b, select, {current, x});
+              if (failed(keep) || keep->size() != 1) {
+                scalarized = false;
+                return;
+              }
+              Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+              Value replace = arith::XOrIOp::create(b, loc, keep->front(), yes);
+              Value fresh = arith::XOrIOp::create(b, loc, have, yes);
+              Value take = arith::OrIOp::create(b, loc, fresh, replace);
+              auto taking = scf::IfOp::create(b, loc, take, /*withElse=*/false);
+              b.setInsertionPoint(taking.thenBlock()->getTerminator());
+              memref::StoreOp::create(b, loc, x, best);
+              memref::StoreOp::create(b, loc, yes, found);
+              for (auto [slot, i] : llvm::zip(where, index))
+                memref::StoreOp::create(b, loc, i, slot);
+            });
+            Value have = memref::LoadOp::create(b, loc, found);
+            auto scattering = scf::IfOp::create(b, loc, have, /*withElse=*/false);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(scattering.thenBlock()->getTerminator());
+            SmallVector<Value> target;
+            for (Value slot : where)
+              target.push_back(memref::LoadOp::create(b, loc, slot));
+            Value old = memref::LoadOp::create(b, loc, out[0], target);
+            Value update = memref::LoadOp::create(b, loc, source, s);
+            FailureOr<SmallVector<Value>> combined =
+                scalarizeBody(b, scatter, {old, update});
+            if (failed(combined) || combined->size() != 1) {
+              scalarized = false;
+              return;
+            }
+            memref::StoreOp::create(b, loc, combined->front(), out[0], target);
+          });
+        });
+    if (!scalarized)
+      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateWindowPatterns(MLIRContext *context,
                             RewritePatternSet &patterns) {
-  patterns.add<ReduceWindowToKernel>(context);
+  patterns.add<ReduceWindowToKernel, SelectAndScatterToKernel>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -38,3 +38,33 @@ func.func @base_dilated(%x: tensor<4xi32>) -> tensor<6xi32> {
   }) {window_dimensions = array<i64: 2>, base_dilations = array<i64: 2>} : (tensor<4xi32>, tensor<i32>) -> tensor<6xi32>
   return %0 : tensor<6xi32>
 }
+
+// -----
+
+// select_and_scatter: per source element, the select body picks one element
+// of its window, where the scatter body adds the source value.
+// CHECK-LABEL: func @max_pool_grad
+// CHECK: tvm.kernel "select_and_scatter"(%arg0, %arg1, %{{.*}}) : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+// CHECK: scf.parallel
+// CHECK: %[[BEST:.*]] = memref.alloca() : memref<f32>
+// CHECK: %[[FOUND:.*]] = memref.alloca() : memref<i1>
+// CHECK: scf.if
+// CHECK: arith.cmpf oge
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[BEST]][]
+// CHECK: %[[HAVE:.*]] = memref.load %[[FOUND]][]
+// CHECK: scf.if %[[HAVE]]
+// CHECK: arith.addf
+func.func @max_pool_grad(%x: tensor<4x4xf32>, %g: tensor<2x2xf32>) -> tensor<4x4xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.select_and_scatter"(%x, %g, %zero) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %ge : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
