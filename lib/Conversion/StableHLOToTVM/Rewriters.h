@@ -22,6 +22,7 @@ void populateScatterPatterns(MLIRContext *context,
                              RewritePatternSet &patterns);
 void populateGatherPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateWindowPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateSortPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);

@@ -51,6 +51,7 @@ struct ConvertStableHLOToTVMPass
     populateScatterPatterns(context, patterns);
     populateGatherPatterns(context, patterns);
     populateWindowPatterns(context, patterns);
+    populateSortPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1,0 +1,33 @@
+"""Sorting (stablehlo.sort, as a TIR kernel) against jax.jit."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax, random_args
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint32", "bfloat16"])
+def test_sort_and_argsort(dtype):
+    (x,) = random_args([((4, 9), "float32")], seed=1)
+    x = (x * 3).astype(jnp.bfloat16 if dtype == "bfloat16" else dtype)
+    x[1, 3:6] = x[1, 0]  # ties: argsort is stable
+
+    def f(x):
+        return jnp.sort(x, axis=1), jnp.argsort(x, axis=0), jnp.argsort(-x.astype(jnp.float32), axis=1, stable=True)
+
+    assert_matches_jax(f, x)
+
+
+def test_nans_sort_last_and_keys_carry_values():
+    x = np.array([3.0, np.nan, -1.0, 0.0, -0.0, np.inf, -np.inf, 2.0], np.float32)
+    v = np.arange(8, dtype=np.int32)
+
+    def f(x, v):
+        keys, values = jax.lax.sort((x, v), num_keys=1)
+        return jnp.sort(x), keys, values
+
+    assert_matches_jax(f, x, v)
