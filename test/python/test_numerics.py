@@ -328,3 +328,13 @@ def test_lgamma_and_digamma_below_one_half():
 
     x = np.array([-7.5, -3.3, -0.75, -0.2, 0.1, 0.3, 0.49], np.float64)
     assert_matches_jax(lambda x: (special.gammaln(x), special.digamma(x)), x, rtol=1e-10, atol=1e-10)
+
+
+def test_optimization_barrier_and_remat():
+    (x,) = random_args([((8, 8), "float32")], seed=11)
+
+    def f(x):
+        a, b = jax.lax.optimization_barrier((jnp.sin(x), x * 2))
+        return jax.grad(lambda x: jnp.sum(jax.checkpoint(lambda y: jnp.tanh(y) @ y)(x)))(x) + a - b
+
+    assert_matches_jax(f, x, rtol=1e-5, atol=1e-5)

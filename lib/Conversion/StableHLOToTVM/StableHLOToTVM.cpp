@@ -52,6 +52,7 @@ struct ConvertStableHLOToTVMPass
     populateGatherPatterns(context, patterns);
     populateWindowPatterns(context, patterns);
     populateSortPatterns(context, patterns);
+    populateMapPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1,0 +1,81 @@
+//===- Map.cpp - map as an elementwise kernel -----------------------------===//
+//
+// map applies its scalar computation at every index of its (same-shaped)
+// inputs; `dimensions` names all of them, so the map is elementwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+struct MapToKernel : TVMTypedPattern<stablehlo::MapOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::MapOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type.hasStaticShape() ||
+        static_cast<int64_t>(op.getDimensions().size()) != type.getRank())
+      return rewriter.notifyMatchFailure(op, "not a map over every dimension");
+    Block &body = op.getComputation().front();
+    bool scalarized = true;
+    SmallVector<Value> results = buildElementwiseKernel(
+        rewriter, op.getLoc(), "map", adaptor.getInputs(), op->getResultTypes(),
+        [&](OpBuilder &b, Location, ValueRange scalars) -> SmallVector<Value> {
+          FailureOr<SmallVector<Value>> mapped = scalarizeBody(b, body, scalars);
+          if (succeeded(mapped))
+            return *mapped;
+          scalarized = false;
+          return {};
+        });
+    if (!scalarized)
+      return rewriter.notifyMatchFailure(op, "computation has no scalar form");
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// optimization_barrier only orders computations for XLA: its operands pass
+/// through.
+struct OptimizationBarrierConversion
+    : TVMTypedPattern<stablehlo::OptimizationBarrierOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::OptimizationBarrierOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+/// On one device, the replica and the partition are both 0.
+template <typename Op>
+struct DeviceIdConversion : TVMTypedPattern<Op> {
+  using TVMTypedPattern<Op>::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(Op op, typename Op::Adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    rewriter.replaceOp(op, splatConstant(rewriter, op.getLoc(), type,
+                                         rewriter.getIntegerAttr(
+                                             type.getElementType(), 0)));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateMapPatterns(MLIRContext *context, RewritePatternSet &patterns) {
+  patterns.add<MapToKernel, OptimizationBarrierConversion,
+               DeviceIdConversion<stablehlo::ReplicaIdOp>,
+               DeviceIdConversion<stablehlo::PartitionIdOp>>(context);
+}
+
+} // namespace mlir::stablehlo_tvm
