@@ -15,12 +15,6 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-Type signless(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type))
-    return IntegerType::get(type.getContext(), intType.getWidth());
-  return type;
-}
-
 /// A scalar's bits as a signless integer of its width.
 Value bitsOf(OpBuilder &b, Location loc, Value x) {
   Type intType = b.getIntegerType(x.getType().getIntOrFloatBitWidth());
@@ -58,8 +52,8 @@ struct BitcastConvertConversion
           ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(op.getOperand().getType());
     auto outType = cast<RankedTensorType>(op.getType());
-    Type inElement = signless(inType.getElementType());
-    Type outElement = signless(outType.getElementType());
+    Type inElement = signlessType(inType.getElementType());
+    Type outElement = signlessType(outType.getElementType());
     unsigned inWidth = inElement.getIntOrFloatBitWidth();
     unsigned outWidth = outElement.getIntOrFloatBitWidth();
     if (inWidth == 1 || outWidth == 1)

@@ -35,26 +35,17 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
   ArrayRef<int64_t> startIndexMap = dims.getStartIndexMap();
   int64_t indexVectorDim = dims.getIndexVectorDim();
   int64_t operandRank = operandType.getRank();
-  int64_t indicesRank = indicesType.getRank();
-  Type indexElement = indicesType.getElementType();
 
-  SmallVector<int64_t> batchDims;
-  for (int64_t d = 0; d < resultType.getRank(); ++d)
-    if (!llvm::is_contained(offsetDims, d))
-      batchDims.push_back(d);
-  SmallVector<int64_t> operandOffsetDims;
-  for (int64_t d = 0; d < operandRank; ++d)
-    if (!llvm::is_contained(collapsedDims, d) &&
-        !llvm::is_contained(operandBatchingDims, d))
-      operandOffsetDims.push_back(d);
+  SmallVector<int64_t> batchDims =
+      complementDims(resultType.getRank(), {offsetDims});
+  SmallVector<int64_t> operandOffsetDims =
+      complementDims(operandRank, {collapsedDims, operandBatchingDims});
   if (operandOffsetDims.size() != offsetDims.size() ||
       static_cast<int64_t>(sliceSizes.size()) != operandRank)
     return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
   auto batchDimOfIndicesDim = [&](int64_t j) {
     return batchDims[j - (indexVectorDim < j ? 1 : 0)];
   };
-  int64_t components =
-      indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim) : 1;
 
   SmallVector<Value> results = buildKernel(
       rewriter, op->getLoc(), "gather", ValueRange{operand, startIndices},
@@ -64,12 +55,10 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
                       [&](OpBuilder &b, Location loc, ValueRange ivs) {
           Value zero = indexValue(b, loc, 0);
           SmallVector<Value> index(operandRank, zero);
-          for (int64_t k = 0; k < components; ++k) {
-            SmallVector<Value> at;
-            for (int64_t j = 0; j < indicesRank; ++j)
-              at.push_back(j == indexVectorDim ? indexValue(b, loc, k)
-                                               : ivs[batchDimOfIndicesDim(j)]);
-            Value start = loadAsIndex(b, loc, in[1], at, indexElement);
+          SmallVector<Value> vector = loadIndexVector(
+              b, loc, in[1], indicesType, indexVectorDim,
+              [&](int64_t j) { return ivs[batchDimOfIndicesDim(j)]; });
+          for (auto [k, start] : llvm::enumerate(vector)) {
             // Clamped so that the slice fits: [0, size - slice size].
             int64_t d = startIndexMap[k];
             Value limit = indexValue(

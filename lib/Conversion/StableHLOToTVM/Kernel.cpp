@@ -19,6 +19,80 @@ Value loadAsIndex(OpBuilder &builder, Location loc, Value buffer,
                                     value);
 }
 
+Type signlessType(Type element) {
+  if (auto intType = dyn_cast<IntegerType>(element))
+    return IntegerType::get(element.getContext(), intType.getWidth());
+  return element;
+}
+
+SmallVector<int64_t> complementDims(int64_t rank,
+                                    ArrayRef<ArrayRef<int64_t>> excluded) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (llvm::none_of(excluded, [&](ArrayRef<int64_t> list) {
+          return llvm::is_contained(list, d);
+        }))
+      dims.push_back(d);
+  return dims;
+}
+
+SmallVector<Value>
+loadIndexVector(OpBuilder &builder, Location loc, Value indices,
+                RankedTensorType indicesType, int64_t indexVectorDim,
+                llvm::function_ref<Value(int64_t)> position) {
+  int64_t rank = indicesType.getRank();
+  int64_t components =
+      indexVectorDim < rank ? indicesType.getDimSize(indexVectorDim) : 1;
+  SmallVector<Value> vector;
+  for (int64_t k = 0; k < components; ++k) {
+    SmallVector<Value> at;
+    for (int64_t j = 0; j < rank; ++j)
+      at.push_back(j == indexVectorDim ? indexValue(builder, loc, k)
+                                       : position(j));
+    vector.push_back(loadAsIndex(builder, loc, indices, at,
+                                 indicesType.getElementType()));
+  }
+  return vector;
+}
+
+SmallVector<Value> initAccumulators(OpBuilder &builder, Location loc,
+                                    ValueRange initBuffers) {
+  SmallVector<Value> accumulators;
+  for (Value init : initBuffers) {
+    Value value = memref::LoadOp::create(builder, loc, init);
+    auto type = cast<MemRefType>(init.getType());
+    Value acc = memref::AllocaOp::create(builder, loc, type);
+    memref::StoreOp::create(builder, loc, value, acc);
+    accumulators.push_back(acc);
+  }
+  return accumulators;
+}
+
+LogicalResult accumulate(OpBuilder &builder, Location loc, Block &body,
+                         ValueRange accumulators, ValueRange operands,
+                         ValueRange index) {
+  SmallVector<Value> args;
+  for (Value acc : accumulators)
+    args.push_back(memref::LoadOp::create(builder, loc, acc));
+  for (Value operand : operands)
+    args.push_back(memref::LoadOp::create(builder, loc, operand, index));
+  FailureOr<SmallVector<Value>> next = scalarizeBody(builder, body, args);
+  if (failed(next))
+    return failure();
+  for (auto [value, acc] : llvm::zip(*next, accumulators))
+    memref::StoreOp::create(builder, loc, value, acc);
+  return success();
+}
+
+void storeAccumulators(OpBuilder &builder, Location loc,
+                       ValueRange accumulators, ValueRange results,
+                       ValueRange index) {
+  for (auto [acc, result] : llvm::zip(accumulators, results)) {
+    Value value = memref::LoadOp::create(builder, loc, acc);
+    memref::StoreOp::create(builder, loc, value, result, index);
+  }
+}
+
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
                                TypeRange resultTypes, KernelBodyBuilder body) {

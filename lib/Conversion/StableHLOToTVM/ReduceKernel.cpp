@@ -40,14 +40,7 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
           ValueRange inits = in.drop_front(count);
           buildLoopNest(b, loc, resultShape, /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange kept) {
-            SmallVector<Value> accumulators;
-            for (Value init : inits) {
-              auto type = cast<MemRefType>(init.getType());
-              Value acc = memref::AllocaOp::create(b, loc, type);
-              memref::StoreOp::create(
-                  b, loc, memref::LoadOp::create(b, loc, init), acc);
-              accumulators.push_back(acc);
-            }
+            SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
             buildLoopNest(b, loc, reducedShape, /*parallel=*/false,
                           [&](OpBuilder &b, Location loc, ValueRange reduced) {
               // The input index: reduced dimensions from the inner loops,
@@ -59,22 +52,11 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
                 else
                   index.push_back(kept[k++]);
               }
-              SmallVector<Value> args;
-              for (Value acc : accumulators)
-                args.push_back(memref::LoadOp::create(b, loc, acc));
-              for (Value operand : operands)
-                args.push_back(memref::LoadOp::create(b, loc, operand, index));
-              FailureOr<SmallVector<Value>> next = scalarizeBody(b, body, args);
-              if (failed(next)) {
+              if (failed(accumulate(b, loc, body, accumulators, operands,
+                                    index)))
                 scalarized = false;
-                return;
-              }
-              for (auto [value, acc] : llvm::zip(*next, accumulators))
-                memref::StoreOp::create(b, loc, value, acc);
             });
-            for (auto [acc, result] : llvm::zip(accumulators, out))
-              memref::StoreOp::create(
-                  b, loc, memref::LoadOp::create(b, loc, acc), result, kept);
+            storeAccumulators(b, loc, accumulators, out, kept);
           });
         });
     if (!scalarized)

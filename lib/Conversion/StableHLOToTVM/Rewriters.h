@@ -145,6 +145,39 @@ Value indexValue(OpBuilder &builder, Location loc, int64_t value);
 Value loadAsIndex(OpBuilder &builder, Location loc, Value buffer,
                   ValueRange at, Type element);
 
+/// The signless scalar type kernels compute in for an element type.
+Type signlessType(Type element);
+
+/// 0..rank-1 without the dimensions listed in `excluded`, in order.
+SmallVector<int64_t> complementDims(int64_t rank,
+                                    ArrayRef<ArrayRef<int64_t>> excluded);
+
+/// The index vector gather/scatter indices hold at one batch position: for
+/// each component k, the element at `position(j)` for every dimension j but
+/// `indexVectorDim`, and k along it (one component when `indexVectorDim` is
+/// the rank). Each component is an `index`.
+SmallVector<Value>
+loadIndexVector(OpBuilder &builder, Location loc, Value indices,
+                RankedTensorType indicesType, int64_t indexVectorDim,
+                llvm::function_ref<Value(int64_t)> position);
+
+/// Reduction accumulators: one rank-0 alloca per init buffer, holding its
+/// value.
+SmallVector<Value> initAccumulators(OpBuilder &builder, Location loc,
+                                    ValueRange initBuffers);
+
+/// One reduction step: `body` on (accumulators..., the elements of
+/// `operands` at `index`), stored back into the accumulators. Fails when the
+/// body has no scalar form.
+LogicalResult accumulate(OpBuilder &builder, Location loc, Block &body,
+                         ValueRange accumulators, ValueRange operands,
+                         ValueRange index);
+
+/// Each accumulator's value stored into its result buffer at `index`.
+void storeAccumulators(OpBuilder &builder, Location loc,
+                       ValueRange accumulators, ValueRange results,
+                       ValueRange index);
+
 //===----------------------------------------------------------------------===//
 // Scalar code (ScalarBody.cpp): StableHLO semantics on scalars, in arith/math.
 //===----------------------------------------------------------------------===//

@@ -20,13 +20,6 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-/// The signless scalar type arith computes in for a StableHLO element type.
-Type scalarType(Type element) {
-  if (auto intType = dyn_cast<IntegerType>(element))
-    return IntegerType::get(element.getContext(), intType.getWidth());
-  return element;
-}
-
 bool isUnsignedElement(Type element) {
   auto intType = dyn_cast<IntegerType>(element);
   return intType && (intType.isUnsigned() || intType.getWidth() == 1);
@@ -156,7 +149,7 @@ Value compare(OpBuilder &b, Location loc, stablehlo::CompareOp op, Value x,
 
 /// stablehlo.convert on a scalar.
 Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
-  Type target = scalarType(to);
+  Type target = signlessType(to);
   if (from == to)
     return x;
   if (to.isInteger(1)) {
@@ -307,7 +300,7 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
 
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,
                      const APInt &bits) {
-  Type signless = scalarType(type);
+  Type signless = signlessType(type);
   return arith::ConstantOp::create(builder, loc, signless,
                                    builder.getIntegerAttr(signless, bits));
 }

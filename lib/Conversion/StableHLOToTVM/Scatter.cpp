@@ -41,21 +41,14 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     ArrayRef<int64_t> toOperandDims = dims.getScatterDimsToOperandDims();
     int64_t indexVectorDim = dims.getIndexVectorDim();
     int64_t operandRank = operandType.getRank();
-    int64_t indicesRank = indicesType.getRank();
-    Type indexElement = indicesType.getElementType();
 
     // Update dimensions that walk the scatter indices, in order; they match
     // the scatter_indices dimensions other than index_vector_dim.
-    SmallVector<int64_t> updateScatterDims;
-    for (int64_t d = 0; d < updatesType.getRank(); ++d)
-      if (!llvm::is_contained(updateWindowDims, d))
-        updateScatterDims.push_back(d);
+    SmallVector<int64_t> updateScatterDims =
+        complementDims(updatesType.getRank(), {updateWindowDims});
     // Operand dimensions the update window spans, in order.
-    SmallVector<int64_t> operandWindowDims;
-    for (int64_t d = 0; d < operandRank; ++d)
-      if (!llvm::is_contained(insertedWindowDims, d) &&
-          !llvm::is_contained(inputBatchingDims, d))
-        operandWindowDims.push_back(d);
+    SmallVector<int64_t> operandWindowDims =
+        complementDims(operandRank, {insertedWindowDims, inputBatchingDims});
     if (operandWindowDims.size() != updateWindowDims.size())
       return rewriter.notifyMatchFailure(op, "inconsistent window dims");
     SmallVector<int64_t> windowSize(operandRank, 1);
@@ -67,9 +60,6 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
       int64_t position = j - (indexVectorDim < j ? 1 : 0);
       return updateScatterDims[position];
     };
-    int64_t components =
-        indexVectorDim < indicesRank ? indicesType.getDimSize(indexVectorDim)
-                                     : 1;
 
     SmallVector<Value> inputs(adaptor.getInputs());
     inputs.push_back(adaptor.getScatterIndices());
@@ -93,15 +83,11 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
                         [&](OpBuilder &b, Location loc, ValueRange update) {
             Value zero = indexValue(b, loc, 0);
             SmallVector<Value> start(operandRank, zero);
-            for (int64_t k = 0; k < components; ++k) {
-              SmallVector<Value> at;
-              for (int64_t j = 0; j < indicesRank; ++j)
-                at.push_back(j == indexVectorDim
-                                 ? indexValue(b, loc, k)
-                                 : update[updateDimOfIndicesDim(j)]);
-              start[toOperandDims[k]] =
-                  loadAsIndex(b, loc, indices, at, indexElement);
-            }
+            SmallVector<Value> vector = loadIndexVector(
+                b, loc, indices, indicesType, indexVectorDim,
+                [&](int64_t j) { return update[updateDimOfIndicesDim(j)]; });
+            for (auto [k, component] : llvm::enumerate(vector))
+              start[toOperandDims[k]] = component;
             for (auto [operandDim, indicesDim] :
                  llvm::zip(inputBatchingDims, indicesBatchingDims))
               start[operandDim] = update[updateDimOfIndicesDim(indicesDim)];

@@ -116,14 +116,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
           ValueRange inits = in.drop_front(count);
           buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange result) {
-            SmallVector<Value> accumulators;
-            for (Value init : inits) {
-              Value value = memref::LoadOp::create(b, loc, init);
-              auto type = cast<MemRefType>(init.getType());
-              Value acc = memref::AllocaOp::create(b, loc, type);
-              memref::StoreOp::create(b, loc, value, acc);
-              accumulators.push_back(acc);
-            }
+            SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
             buildLoopNest(b, loc, window, /*parallel=*/false,
                           [&](OpBuilder &b, Location loc, ValueRange w) {
               auto [index, valid] =
@@ -134,23 +127,11 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
                                                 /*withElse=*/false);
               OpBuilder::InsertionGuard guard(b);
               b.setInsertionPoint(inBounds.thenBlock()->getTerminator());
-              SmallVector<Value> args;
-              for (Value acc : accumulators)
-                args.push_back(memref::LoadOp::create(b, loc, acc));
-              for (Value operand : operands)
-                args.push_back(memref::LoadOp::create(b, loc, operand, index));
-              FailureOr<SmallVector<Value>> next = scalarizeBody(b, body, args);
-              if (failed(next)) {
+              if (failed(accumulate(b, loc, body, accumulators, operands,
+                                    index)))
                 scalarized = false;
-                return;
-              }
-              for (auto [value, acc] : llvm::zip(*next, accumulators))
-                memref::StoreOp::create(b, loc, value, acc);
             });
-            for (auto [acc, target] : llvm::zip(accumulators, out)) {
-              Value value = memref::LoadOp::create(b, loc, acc);
-              memref::StoreOp::create(b, loc, value, target, result);
-            }
+            storeAccumulators(b, loc, accumulators, out, result);
           });
         });
     if (!scalarized)
@@ -178,7 +159,7 @@ struct SelectAndScatterToKernel
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &select = op.getSelect().front();
     Block &scatter = op.getScatter().front();
-    Type element = tvm::KernelOp::bufferType(operandType).getElementType();
+    Type element = signlessType(operandType.getElementType());
 
     bool scalarized = true;
     SmallVector<Value> results = buildKernel(

@@ -68,8 +68,9 @@ func.func @no_dimensions(%x: tensor<3xf32>) -> tensor<3xf32> {
 func.func @argmax_like(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<f32>, tensor<i32>) {
   // CHECK: %[[R:.*]]:2 = tvm.kernel "reduce"(%arg0, %arg1, %{{.*}}, %{{.*}}) : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
   // CHECK-NEXT: ^bb0(%[[X:.*]]: memref<4xf32>, %[[I:.*]]: memref<4xi32>, %[[XI:.*]]: memref<f32>, %[[II:.*]]: memref<i32>, %[[XO:.*]]: memref<f32>, %[[IO:.*]]: memref<i32>):
-  // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
   // CHECK: memref.load %[[XI]][]
+  // CHECK: %[[ACC:.*]] = memref.alloca() : memref<f32>
+  // CHECK: memref.load %[[II]][]
   // CHECK: %[[ACCI:.*]] = memref.alloca() : memref<i32>
   // CHECK: scf.for %[[J:.*]] =
   // CHECK-DAG: %[[A:.*]] = memref.load %[[ACC]][]
