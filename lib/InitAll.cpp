@@ -28,7 +28,8 @@ namespace {
 // The import, pass by pass: one definition for the tool and the module.
 constexpr const char *kImportPasses =
     "stablehlo-drop-sharding,stablehlo-inline-private-functions,"
-    "stablehlo-lower-complex,convert-stablehlo-to-tvm,cse,tvm-check-legality";
+    "stablehlo-lower-complex,stablehlo-isolate-loops,convert-stablehlo-to-tvm,"
+    "cse,tvm-check-legality";
 } // namespace
 
 const char *getImportPasses() { return kImportPasses; }

@@ -65,7 +65,7 @@ def _relax_op(name: str) -> Callable[..., Any]:
     return target
 
 
-def _emit_constant(bb, operands, attributes, op):
+def _emit_constant(emitter, bb, operands, attributes, op):
     from tvm import relax
 
     value = np.asarray(attributes["value"], order="C")
@@ -73,13 +73,13 @@ def _emit_constant(bb, operands, attributes, op):
     return relax.const(value, dtype=str(value.dtype))
 
 
-def _emit_concat(bb, operands, attributes, op):
+def _emit_concat(emitter, bb, operands, attributes, op):
     from tvm import relax
 
     return relax.op.concat(relax.Tuple(operands), **attributes)
 
 
-def _emit_kernel(bb, operands, attributes, op):
+def _emit_kernel(emitter, bb, operands, attributes, op):
     from tvm import relax
 
     from .kernels import kernel_primfunc
@@ -90,8 +90,41 @@ def _emit_kernel(bb, operands, attributes, op):
     where = f"{op['location']}: tvm.kernel"
     out = [_tensor_type(type_info, where) for type_info in result_infos]
     func = kernel_primfunc(op, operand_infos, result_infos)
-    gvar = bb.add_func(func, attributes["name"])
+    gvar = emitter.module.add_func(func, attributes["name"])
     return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
+
+
+_ITERATIONS_PER_CALL = 16
+
+
+def _emit_while(emitter, bb, operands, attributes, op):
+    """A loop: private functions for its regions and one that calls itself
+    under an If while the condition holds; the call returns the carried
+    values as a tuple."""
+    from tvm import relax
+
+    cond_block, body_block = (region[0] for region in op["regions"])
+    types = [operand.ty for operand in operands]
+    base = emitter.unique("while")
+    emitter.has_loops = True
+    cond = emitter.region_function(f"{base}_cond", cond_block, types, as_tuple=False)
+    body = emitter.region_function(f"{base}_body", body_block, types, as_tuple=True)
+    params = [relax.Var(f"carried{i}", ty) for i, ty in enumerate(types)]
+    loop = emitter.module.add_func(relax.Function(params, relax.Tuple(params)), f"{base}_loop")
+    # Each call runs up to _ITERATIONS_PER_CALL iterations (nested Ifs)
+    # before calling itself again: the recursion, a native stack frame per
+    # call, is that many times shallower than the loop.
+    def iterate(state, remaining):
+        step = relax.Call(body, state)
+        after = [relax.TupleGetItem(step, i) for i in range(len(state))]
+        more = relax.Call(loop, after) if remaining == 1 else iterate(after, remaining - 1)
+        return relax.If(relax.Call(cond, state), more, relax.Tuple(state))
+
+    loop_bb = relax.BlockBuilder()
+    with loop_bb.function(f"{base}_loop", params, private=True):
+        loop_bb.emit_func_output(iterate(list(params), _ITERATIONS_PER_CALL))
+    emitter.module.update_func(loop, loop_bb.get()[f"{base}_loop"])
+    return relax.Call(loop, operands)
 
 
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
@@ -99,6 +132,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
     "concat": _emit_concat,
     "kernel": _emit_kernel,
+    "while": _emit_while,
 }
 
 
@@ -128,59 +162,101 @@ def _convert_attribute(value: Any) -> Any:
 _COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
 
 
-def emit_function(bb, function: dict) -> None:
-    """Adds one func.func of the tvm dialect to the BlockBuilder's module."""
-    from tvm import relax
+class _Emitter:
+    """Emits tvm-dialect functions into one module builder; regions of
+    control-flow ops become private functions of the same module."""
 
-    name = function["name"]
-    params = []
-    values: dict[int, Any] = {}
-    for i, (value_id, type_info) in enumerate(function["arguments"]):
-        var = relax.Var(f"arg{i}", _tensor_type(type_info, f"@{name} argument {i}"))
-        params.append(var)
-        values[value_id] = var
+    def __init__(self):
+        from tvm import relax
 
-    # How complex values were split into real pairs (stablehlo-lower-complex),
-    # for callers to split arguments and join results.
-    attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
-    with bb.function(name, params, attrs=attrs or None):
-        with bb.dataflow():
-            for op in function["ops"]:
-                op_name: str = op["name"]
-                where = f"{op['location']}: {op_name}"
-                if not op_name.startswith("tvm."):
-                    raise EmitError(f"{where}: not an op of the tvm dialect")
-                relax_name = op_name[len("tvm.") :]
-                operands = [values[i] for i in op["operands"]]
-                attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
-                if relax_name in _SPECIAL:
-                    expr = _SPECIAL[relax_name](bb, operands, attributes, op)
-                else:
-                    expr = _relax_op(relax_name)(*operands, **attributes)
-                results = op["results"]
-                var = bb.emit(expr)
-                if len(results) == 1:
-                    value_id, type_info = results[0]
-                    _check_type(var, type_info, where)
-                    values[value_id] = var
-                    continue
-                # Several results: the Relax operator returns them as a tuple.
-                for index, (value_id, type_info) in enumerate(results):
-                    item = bb.emit(relax.TupleGetItem(var, index))
-                    _check_type(item, type_info, where)
-                    values[value_id] = item
-            outputs = [values[i] for i in function["returns"]]
-            result = outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
-            out = bb.emit_output(result)
-        bb.emit_func_output(out)
+        self.module = relax.BlockBuilder()
+        self.count = 0
+        self.has_loops = False
+
+    def unique(self, hint: str) -> str:
+        self.count += 1
+        return f"{hint}{self.count}"
+
+    def emit_ops(self, bb, ops: list[dict], values: dict[int, Any]) -> None:
+        """Emits `ops` into `bb`'s current dataflow block."""
+        from tvm import relax
+
+        for op in ops:
+            op_name: str = op["name"]
+            where = f"{op['location']}: {op_name}"
+            if not op_name.startswith("tvm."):
+                raise EmitError(f"{where}: not an op of the tvm dialect")
+            relax_name = op_name[len("tvm.") :]
+            operands = [values[i] for i in op["operands"]]
+            attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
+            if relax_name in _SPECIAL:
+                expr = _SPECIAL[relax_name](self, bb, operands, attributes, op)
+            else:
+                expr = _relax_op(relax_name)(*operands, **attributes)
+            results = op["results"]
+            var = bb.emit(expr)
+            if len(results) == 1 and relax_name != "while":
+                value_id, type_info = results[0]
+                _check_type(var, type_info, where)
+                values[value_id] = var
+                continue
+            # Several results: the Relax call returns them as a tuple.
+            for index, (value_id, type_info) in enumerate(results):
+                item = bb.emit(relax.TupleGetItem(var, index))
+                _check_type(item, type_info, where)
+                values[value_id] = item
+
+    def region_function(self, name: str, block: dict, types: list, as_tuple: bool):
+        """A private function of a region's block: its arguments in, what its
+        terminator yields out (a tuple when `as_tuple`)."""
+        from tvm import relax
+
+        params = [relax.Var(f"arg{i}", ty) for i, ty in enumerate(types)]
+        values = {arg_id: param for (arg_id, _), param in zip(block["arguments"], params)}
+        bb = relax.BlockBuilder()
+        with bb.function(name, params, private=True):
+            with bb.dataflow():
+                self.emit_ops(bb, block["ops"][:-1], values)
+                outputs = [values[i] for i in block["ops"][-1]["operands"]]
+                result = relax.Tuple(outputs) if as_tuple or len(outputs) != 1 else outputs[0]
+                out = bb.emit_output(result)
+            bb.emit_func_output(out)
+        return self.module.add_func(bb.get()[name], name)
+
+    def emit_function(self, function: dict) -> None:
+        """Adds one public func.func of the tvm dialect to the module."""
+        from tvm import relax
+
+        bb = self.module
+        name = function["name"]
+        params = []
+        values: dict[int, Any] = {}
+        for i, (value_id, type_info) in enumerate(function["arguments"]):
+            var = relax.Var(f"arg{i}", _tensor_type(type_info, f"@{name} argument {i}"))
+            params.append(var)
+            values[value_id] = var
+
+        # How complex values were split into real pairs (stablehlo-lower-complex),
+        # for callers to split arguments and join results.
+        attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
+        with bb.function(name, params, attrs=attrs or None):
+            with bb.dataflow():
+                self.emit_ops(bb, function["ops"], values)
+                outputs = [values[i] for i in function["returns"]]
+                result = outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
+                out = bb.emit_output(result)
+            bb.emit_func_output(out)
 
 
 def emit_module(functions: list[dict]):
     """A Relax IRModule with one function per public func.func."""
-    from tvm import relax
+    from .runtime import LOOPS_ATTRIBUTE
 
-    bb = relax.BlockBuilder()
+    emitter = _Emitter()
     for function in functions:
         if function["public"]:
-            emit_function(bb, function)
-    return bb.get()
+            emitter.emit_function(function)
+    module = emitter.module.get()
+    if emitter.has_loops:
+        module = module.with_attr(LOOPS_ATTRIBUTE, True)
+    return module

@@ -19,6 +19,10 @@ class Compiled:
         self.entry = entry
         self.irmodule = irmodule
         self._vm = relax.VirtualMachine(executable, device)
+        # Loops are recursive Relax functions: each iteration is a native
+        # stack frame of the VM, so such modules run on a thread with room.
+        attrs = irmodule.attrs
+        self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
         self._function = self._vm[entry]
 
     def __call__(self, *args: Any):
@@ -38,7 +42,7 @@ class Compiled:
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
         tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
         function = self._function if name == self.entry else self._vm[name]
-        result = function(*tensors)
+        result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
         outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
         if complex_results:
             joined, k = [], 0
@@ -60,6 +64,37 @@ class Compiled:
             {int(i) for i in attrs.get("tvm.complex_arguments", [])},
             {int(i) for i in attrs.get("tvm.complex_results", [])},
         )
+
+
+LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
+
+# A recursive call takes ~1.3 KiB of native stack and runs up to 16 loop
+# iterations (see emitter._emit_while): 1 GiB is room for about ten million.
+# It is reserved address space, not memory, until used.
+_DEEP_STACK_BYTES = 1 << 30
+
+
+def _call_with_deep_stack(function, args):
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def run():
+        try:
+            outcome["result"] = function(*args)
+        except BaseException as error:  # re-raised in the caller's thread
+            outcome["error"] = error
+
+    previous = threading.stack_size(_DEEP_STACK_BYTES)
+    try:
+        worker = threading.Thread(target=run, name="stablehlo_tvm-loop")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
 
 
 def _join_complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:

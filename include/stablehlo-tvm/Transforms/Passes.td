@@ -82,6 +82,16 @@ def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def IsolateLoops : Pass<"stablehlo-isolate-loops", "ModuleOp"> {
+  let summary = "Make the values a while loop uses from outside loop-carried";
+  let description = [{
+    A `stablehlo.while` may use values defined outside its regions. Each such
+    value becomes an extra operand, an extra argument of both regions and an
+    extra result (the body returns it unchanged), so that the loop's regions
+    are isolated and can become functions. Inner loops are isolated first.
+  }];
+}
+
 def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
   let summary = "Report every op the import could not turn into the tvm dialect";
   let description = [{

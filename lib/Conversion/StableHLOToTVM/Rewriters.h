@@ -24,6 +24,8 @@ void populateGatherPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateWindowPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateSortPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateMapPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateControlFlowPatterns(MLIRContext *context,
+                                 RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);

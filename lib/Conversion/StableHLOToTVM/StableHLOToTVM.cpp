@@ -53,6 +53,7 @@ struct ConvertStableHLOToTVMPass
     populateWindowPatterns(context, patterns);
     populateSortPatterns(context, patterns);
     populateMapPatterns(context, patterns);
+    populateControlFlowPatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

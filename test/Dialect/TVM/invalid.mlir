@@ -60,3 +60,17 @@ func.func @kernel_body_ops(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @while_cond(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{cond must yield one tensor<i1>}}
+  %0 = "tvm.while"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    tvm.yield %a : tensor<4xf32>
+  }, {
+  ^bb0(%a: tensor<4xf32>):
+    tvm.yield %a : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

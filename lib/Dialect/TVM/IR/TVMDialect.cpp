@@ -70,6 +70,27 @@ LogicalResult PermuteDimsOp::verify() {
   return success();
 }
 
+LogicalResult WhileOp::verifyRegions() {
+  TypeRange carried = getInits().getTypes();
+  if (getResults().getTypes() != carried)
+    return emitOpError("results must have the types of the carried values");
+  for (Region *region : {&getCond(), &getBody()})
+    if (region->front().getArgumentTypes() != carried)
+      return emitOpError("regions must take the carried values");
+  auto condYield = cast<YieldOp>(getCond().front().getTerminator());
+  auto predType = condYield.getValues().size() == 1
+                      ? dyn_cast<RankedTensorType>(
+                            condYield.getValues().front().getType())
+                      : RankedTensorType();
+  if (!predType || predType.getRank() != 0 ||
+      !predType.getElementType().isInteger(1))
+    return emitOpError("cond must yield one tensor<i1>");
+  auto bodyYield = cast<YieldOp>(getBody().front().getTerminator());
+  if (bodyYield.getValues().getTypes() != carried)
+    return emitOpError("body must yield the carried values");
+  return success();
+}
+
 MemRefType KernelOp::bufferType(RankedTensorType type) {
   Type element = type.getElementType();
   if (auto intType = dyn_cast<IntegerType>(element))

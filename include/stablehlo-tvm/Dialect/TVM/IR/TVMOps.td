@@ -236,6 +236,30 @@ def TVM_ProdOp : TVM_ReduceOp<"prod">;
 def TVM_MaxOp : TVM_ReduceOp<"max">;
 def TVM_MinOp : TVM_ReduceOp<"min">;
 
+// Control flow.
+def TVM_WhileOp : TVM_Op<"while", [RecursiveMemoryEffects,
+                                   IsolatedFromAbove]> {
+  let summary = "A loop: a recursive Relax function with an If";
+  let description = [{
+    Runs `body` on the loop-carried values while `cond` yields true; both
+    regions take the carried values as arguments and end in `tvm.yield`
+    (`cond` with one boolean scalar tensor). The emitter writes the regions
+    as private Relax functions and the loop as a private function that calls
+    itself under a Relax `If`; nothing is recompiled per iteration.
+  }];
+  let arguments = (ins Variadic<TVM_Tensor>:$inits);
+  let results = (outs Variadic<TVM_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasRegionVerifier = 1;
+}
+
+def TVM_YieldOp : TVM_Op<"yield", [Pure, Terminator,
+                                   ParentOneOf<["WhileOp"]>]> {
+  let summary = "The values a region of a tvm control-flow op produces";
+  let arguments = (ins Variadic<TVM_Tensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
 // Kernels: what no Relax operator computes.
 def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
                                      NoTerminator, Pure]> {

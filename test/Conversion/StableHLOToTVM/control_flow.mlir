@@ -1,0 +1,28 @@
+// while becomes tvm.while: the regions move over and are converted in place.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm | FileCheck %s
+
+// CHECK-LABEL: func @count
+// CHECK: %[[R:.*]]:2 = "tvm.while"(%{{.*}}, %arg0) ({
+// CHECK: ^bb0(%[[I:.*]]: tensor<i32>, %{{.*}}: tensor<4xf32>):
+// CHECK: %[[LT:.*]] = tvm.less %[[I]]
+// CHECK: tvm.yield %[[LT]] : tensor<i1>
+// CHECK: }, {
+// CHECK: tvm.add
+// CHECK: tvm.multiply
+// CHECK: tvm.yield %{{.*}}, %{{.*}} : tensor<i32>, tensor<4xf32>
+// CHECK: return %[[R]]#1
+func.func @count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+   cond {
+    %n = stablehlo.constant dense<10> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %v1 = stablehlo.multiply %v, %v : tensor<4xf32>
+    stablehlo.return %i1, %v1 : tensor<i32>, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
+}

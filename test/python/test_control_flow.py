@@ -1,0 +1,79 @@
+"""Loops (stablehlo.while as a recursive Relax function) against jax.jit:
+what lax.scan, fori_loop and while_loop emit."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from conftest import assert_matches_jax, random_args
+
+
+def test_scan_rnn():
+    x, w, u, h0 = random_args([((12, 3, 8), "float32"), ((8, 16), "float32"), ((16, 16), "float32"), ((3, 16), "float32")])
+
+    def rnn(x, w, u, h0):
+        def step(h, xt):
+            h = jnp.tanh(xt @ w + h @ u * 0.1)
+            return h, h.sum(axis=1)
+
+        return lax.scan(step, h0, x)
+
+    assert_matches_jax(rnn, x, w, u, h0, rtol=1e-5, atol=1e-5)
+
+
+def test_fori_loop_solver():
+    # Jacobi iterations on a diagonally dominant system.
+    a, b = random_args([((6, 6), "float64"), ((6,), "float64")], seed=2)
+    a = a + 10 * np.eye(6)
+
+    def solve(a, b):
+        eye = jnp.eye(6, dtype=a.dtype)
+        d = jnp.sum(a * eye, axis=1)
+        r = a * (1 - eye)
+        return lax.fori_loop(0, 50, lambda i, x: (b - r @ x) / d, jnp.zeros_like(b))
+
+    out = assert_matches_jax(solve, a, b, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(a @ out, b, rtol=1e-8)
+
+
+def test_while_loop_with_data_dependent_trip_count():
+    (x,) = random_args([((5,), "float32")], seed=3)
+    x = np.abs(x) + 1
+
+    def f(x):
+        def cond(state):
+            i, v = state
+            return jnp.max(v) < 1000.0
+
+        def body(state):
+            i, v = state
+            return i + 1, v * 1.7
+
+        return lax.while_loop(cond, body, (0, x))
+
+    assert_matches_jax(f, x)
+
+
+def test_nested_loops_capture_outer_values():
+    (x,) = random_args([((4,), "float32")], seed=4)
+
+    def f(x):
+        scale = jnp.float32(0.5)
+
+        def outer(i, acc):
+            return lax.fori_loop(0, i, lambda j, a: a * scale + x, acc)
+
+        return lax.fori_loop(0, 4, outer, x)
+
+    assert_matches_jax(f, x)
+
+
+def test_long_loop_does_not_recompile_or_overflow():
+    def f(n):
+        return lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] + 0.5), (0, 0.0))
+
+    n = np.int32(20000)
+    assert_matches_jax(f, n)
