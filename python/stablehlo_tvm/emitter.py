@@ -127,13 +127,71 @@ def _emit_while(emitter, bb, operands, attributes, op):
     return relax.Call(loop, operands)
 
 
+def _free_values(blocks: list[dict]) -> list[int]:
+    """Ids of the values `blocks` (and what they nest) use but do not define,
+    in order of first use."""
+    defined: set[int] = set()
+    used: list[int] = []
+
+    def walk(block):
+        defined.update(arg_id for arg_id, _ in block["arguments"])
+        for op in block["ops"]:
+            used.extend(op["operands"])
+            defined.update(value_id for value_id, _ in op["results"])
+            for region in op["regions"]:
+                for nested in region:
+                    walk(nested)
+
+    for block in blocks:
+        walk(block)
+    return list(dict.fromkeys(i for i in used if i not in defined))
+
+
+def _emit_case(emitter, bb, operands, attributes, op):
+    """One private function per branch, taking the values it uses from the
+    enclosing function, and a selector function that calls one of them
+    through nested Ifs (the last branch when the index is out of range); the
+    call returns the results as a tuple."""
+    from tvm import relax
+
+    (index,) = operands
+    base = emitter.unique("case")
+    blocks = [region[0] for region in op["regions"]]
+    captured = _free_values(blocks)
+    outer = [emitter.current_values[i] for i in captured]
+    types = [value.ty for value in outer]
+    branches = [
+        emitter.region_function(f"{base}_branch{k}", block, [], as_tuple=True, captured=list(zip(captured, types)))
+        for k, block in enumerate(blocks)
+    ]
+    index_param = relax.Var("index", index.ty)
+    params = [relax.Var(f"captured{i}", ty) for i, ty in enumerate(types)]
+
+    def choose(k):
+        call = relax.Call(branches[k], params)
+        if k == len(branches) - 1:
+            return call
+        is_k = relax.op.equal(index_param, relax.const(np.int32(k)))
+        return relax.If(is_k, call, choose(k + 1))
+
+    select_bb = relax.BlockBuilder()
+    with select_bb.function(f"{base}_select", [index_param] + params, private=True):
+        select_bb.emit_func_output(choose(0))
+    select = emitter.module.add_func(select_bb.get()[f"{base}_select"], f"{base}_select")
+    return relax.Call(select, [index] + outer)
+
+
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
     "concat": _emit_concat,
     "kernel": _emit_kernel,
     "while": _emit_while,
+    "case": _emit_case,
 }
+
+# Special ops whose Relax call returns a tuple even for one result.
+_TUPLE_RESULTS = {"while", "case"}
 
 
 def _tensor_type(type_info: tuple, where: str):
@@ -172,6 +230,7 @@ class _Emitter:
         self.module = relax.BlockBuilder()
         self.count = 0
         self.has_loops = False
+        self.current_values: dict[int, Any] = {}
 
     def unique(self, hint: str) -> str:
         self.count += 1
@@ -182,6 +241,7 @@ class _Emitter:
         from tvm import relax
 
         for op in ops:
+            self.current_values = values
             op_name: str = op["name"]
             where = f"{op['location']}: {op_name}"
             if not op_name.startswith("tvm."):
@@ -195,7 +255,7 @@ class _Emitter:
                 expr = _relax_op(relax_name)(*operands, **attributes)
             results = op["results"]
             var = bb.emit(expr)
-            if len(results) == 1 and relax_name != "while":
+            if len(results) == 1 and relax_name not in _TUPLE_RESULTS:
                 value_id, type_info = results[0]
                 _check_type(var, type_info, where)
                 values[value_id] = var
@@ -206,13 +266,18 @@ class _Emitter:
                 _check_type(item, type_info, where)
                 values[value_id] = item
 
-    def region_function(self, name: str, block: dict, types: list, as_tuple: bool):
-        """A private function of a region's block: its arguments in, what its
+    def region_function(self, name: str, block: dict, types: list, as_tuple: bool, captured=()):
+        """A private function of a region's block: its arguments (then the
+        `captured` (id, type) values of the enclosing function) in, what its
         terminator yields out (a tuple when `as_tuple`)."""
         from tvm import relax
 
         params = [relax.Var(f"arg{i}", ty) for i, ty in enumerate(types)]
         values = {arg_id: param for (arg_id, _), param in zip(block["arguments"], params)}
+        for i, (value_id, ty) in enumerate(captured):
+            param = relax.Var(f"captured{i}", ty)
+            params.append(param)
+            values[value_id] = param
         bb = relax.BlockBuilder()
         with bb.function(name, params, private=True):
             with bb.dataflow():

@@ -77,3 +77,24 @@ def test_long_loop_does_not_recompile_or_overflow():
 
     n = np.int32(20000)
     assert_matches_jax(f, n)
+
+
+def test_cond_switch_and_captured_values():
+    (x,) = random_args([((4,), "float32")], seed=5)
+
+    def f(x, p, i):
+        a = lax.cond(p > 0, lambda x: jnp.sin(x) * 2, lambda x: jnp.cos(x) + x, x)
+        b = lax.switch(i, [lambda y: y + x, lambda y: y * 3, lambda y: -y], x)
+        return a, b
+
+    for p, i in [(1.0, 0), (-1.0, 1), (0.5, 2), (0.5, 9)]:
+        assert_matches_jax(f, x, np.float32(p), np.int32(i))
+
+
+def test_cond_inside_a_loop():
+    (x,) = random_args([((3,), "float32")], seed=6)
+
+    def f(x):
+        return lax.fori_loop(0, 6, lambda i, v: lax.cond(i % 2 == 0, lambda v: v * 2, lambda v: v - 1, v), x)
+
+    assert_matches_jax(f, x)

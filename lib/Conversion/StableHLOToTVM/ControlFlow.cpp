@@ -1,9 +1,10 @@
-//===- ControlFlow.cpp - while to tvm.while -------------------------------===//
+//===- ControlFlow.cpp - while, if and case to tvm.while/tvm.case ---------===//
 //
 // A while loop whose regions use nothing from outside (see
 // stablehlo-isolate-loops) keeps its regions: they move into tvm.while and
 // their ops are converted like any other; the regions' stablehlo.return
-// becomes tvm.yield.
+// becomes tvm.yield. if and case become tvm.case, whose branches may use
+// values from outside (the emitter passes them in).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,36 @@ struct WhileConversion : TVMTypedPattern<stablehlo::WhileOp> {
   }
 };
 
+/// Branches move into tvm.case; the index is the case's, or 0 for a true
+/// predicate and 1 for a false one.
+template <typename Op>
+struct BranchConversion : TVMTypedPattern<Op> {
+  using TVMTypedPattern<Op>::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(Op op, typename Op::Adaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value index;
+    if constexpr (std::is_same_v<Op, stablehlo::IfOp>) {
+      auto predType = cast<RankedTensorType>(adaptor.getPred().getType());
+      Value isFalse = tvm::LogicalNotOp::create(rewriter, loc, predType,
+                                                adaptor.getPred());
+      Type i32 = rewriter.getI32Type();
+      index = tvm::AsTypeOp::create(rewriter, loc, predType.clone(i32),
+                                    isFalse, TypeAttr::get(i32));
+    } else {
+      index = adaptor.getIndex();
+    }
+    auto branch = tvm::CaseOp::create(rewriter, loc, op->getResultTypes(),
+                                      index, op->getNumRegions());
+    for (auto [from, to] : llvm::zip(op->getRegions(), branch.getBranches()))
+      rewriter.inlineRegionBefore(from, to, to.end());
+    rewriter.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
 /// The terminator of a tvm.while region.
 struct ReturnToYield : OpConversionPattern<stablehlo::ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -44,7 +75,7 @@ struct ReturnToYield : OpConversionPattern<stablehlo::ReturnOp> {
   LogicalResult
   matchAndRewrite(stablehlo::ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<tvm::WhileOp>(op->getParentOp()))
+    if (!isa<tvm::WhileOp, tvm::CaseOp>(op->getParentOp()))
       return failure();
     rewriter.replaceOpWithNewOp<tvm::YieldOp>(op, adaptor.getOperands());
     return success();
@@ -55,7 +86,8 @@ struct ReturnToYield : OpConversionPattern<stablehlo::ReturnOp> {
 
 void populateControlFlowPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns) {
-  patterns.add<WhileConversion, ReturnToYield>(context);
+  patterns.add<WhileConversion, BranchConversion<stablehlo::IfOp>,
+               BranchConversion<stablehlo::CaseOp>, ReturnToYield>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

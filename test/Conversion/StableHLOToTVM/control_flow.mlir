@@ -1,5 +1,6 @@
-// while becomes tvm.while: the regions move over and are converted in place.
-// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm | FileCheck %s
+// while becomes tvm.while and if/case tvm.case: the regions move over and
+// are converted in place.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @count
 // CHECK: %[[R:.*]]:2 = "tvm.while"(%{{.*}}, %arg0) ({
@@ -25,4 +26,27 @@ func.func @count(%x: tensor<4xf32>) -> tensor<4xf32> {
     stablehlo.return %i1, %v1 : tensor<i32>, tensor<4xf32>
   }
   return %r#1 : tensor<4xf32>
+}
+
+// -----
+
+// if is a two-branch case on 0 for true, 1 for false; branches may use
+// values from outside.
+// CHECK-LABEL: func @choose
+// CHECK: %[[NOT:.*]] = tvm.logical_not %arg0
+// CHECK: %[[INDEX:.*]] = tvm.astype %[[NOT]] {dtype = i32}
+// CHECK: %[[R:.*]] = "tvm.case"(%[[INDEX]]) ({
+// CHECK: tvm.exp %arg1
+// CHECK: tvm.yield
+// CHECK: }, {
+// CHECK: tvm.yield %arg1
+// CHECK: return %[[R]]
+func.func @choose(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.if"(%p) ({
+    %e = stablehlo.exponential %x : tensor<4xf32>
+    stablehlo.return %e : tensor<4xf32>
+  }, {
+    stablehlo.return %x : tensor<4xf32>
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -91,6 +91,19 @@ LogicalResult WhileOp::verifyRegions() {
   return success();
 }
 
+LogicalResult CaseOp::verifyRegions() {
+  if (getBranches().empty())
+    return emitOpError("needs at least one branch");
+  for (Region &branch : getBranches()) {
+    if (branch.front().getNumArguments() != 0)
+      return emitOpError("branches take no arguments");
+    auto yield = cast<YieldOp>(branch.front().getTerminator());
+    if (yield.getValues().getTypes() != getResultTypes())
+      return emitOpError("each branch must yield the results' types");
+  }
+  return success();
+}
+
 MemRefType KernelOp::bufferType(RankedTensorType type) {
   Type element = type.getElementType();
   if (auto intType = dyn_cast<IntegerType>(element))

@@ -253,8 +253,22 @@ def TVM_WhileOp : TVM_Op<"while", [RecursiveMemoryEffects,
   let hasRegionVerifier = 1;
 }
 
+def TVM_CaseOp : TVM_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "Runs one of its branches: a chain of Relax Ifs";
+  let description = [{
+    Runs branch `index` (the last one when `index` is out of range) and
+    returns what it yields. Branches take no arguments and may use values
+    from the enclosing function; the emitter writes each as a private Relax
+    function taking those values, and picks one with nested `If`s.
+  }];
+  let arguments = (ins 0DTensorOf<[I32]>:$index);
+  let results = (outs Variadic<TVM_Tensor>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let hasRegionVerifier = 1;
+}
+
 def TVM_YieldOp : TVM_Op<"yield", [Pure, Terminator,
-                                   ParentOneOf<["WhileOp"]>]> {
+                                   ParentOneOf<["WhileOp", "CaseOp"]>]> {
   let summary = "The values a region of a tvm control-flow op produces";
   let arguments = (ins Variadic<TVM_Tensor>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
