@@ -26,6 +26,8 @@ void populateSortPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateMapPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateControlFlowPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
+void populateTriangularSolvePatterns(MLIRContext *context,
+                                     RewritePatternSet &patterns);
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);

@@ -54,6 +54,7 @@ struct ConvertStableHLOToTVMPass
     populateSortPatterns(context, patterns);
     populateMapPatterns(context, patterns);
     populateControlFlowPatterns(context, patterns);
+    populateTriangularSolvePatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
