@@ -374,6 +374,7 @@ COMPLEX_UNARY(AtanLowering, chlo::AtanOp, c.atan(x[0]))
 COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
               (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
+COMPLEX_UNARY(SquareLowering, chlo::SquareOp, c.mul(x[0], x[0]))
 COMPLEX_UNARY(DivLowering, stablehlo::DivOp, c.div(x[0], x[1]))
 COMPLEX_UNARY(PowLowering, stablehlo::PowOp,
               c.exp(c.mul(x[1], c.log(x[0]))))
@@ -648,7 +649,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
-                 ReductionLowering<stablehlo::ReduceOp>,
+                 SquareLowering, ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);

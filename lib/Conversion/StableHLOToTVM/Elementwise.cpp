@@ -373,6 +373,19 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
   }
 };
 
+/// chlo.square: x * x.
+struct SquareConversion : TVMTypedPattern<chlo::SquareOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(chlo::SquareOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tvm::MultiplyOp>(
+        op, op.getType(), adaptor.getOperand(), adaptor.getOperand());
+    return success();
+  }
+};
+
 /// Negation of unsigned integers wraps (0 - x); Relax's negative would
 /// build a -1 of the unsigned type.
 struct UnsignedNegateConversion : TVMTypedPattern<stablehlo::NegOp> {
@@ -443,6 +456,7 @@ void populateElementwisePatterns(MLIRContext *context,
       ShiftConversion<ShiftLeftOp>, ShiftConversion<ShiftRightLogicalOp>,
       ShiftConversion<ShiftRightArithmeticOp>, RemainderConversion>(context);
   patterns.add<UnsignedNegateConversion>(context, /*benefit=*/2);
+  patterns.add<SquareConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

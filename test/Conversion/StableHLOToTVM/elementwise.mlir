@@ -257,3 +257,12 @@ func.func @shifts(%x: tensor<4xi32>, %s: tensor<4xi32>) -> (tensor<4xi32>, tenso
   %2 = stablehlo.shift_right_arithmetic %x, %s : tensor<4xi32>
   return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @square
+// CHECK: tvm.multiply %arg0, %arg0 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+func.func @square(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = chlo.square %x : tensor<3xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
