@@ -605,6 +605,68 @@ struct ReductionLowering : OpConversionPattern<Op> {
   }
 };
 
+/// sort over complex operands: the same sort over their parts. The
+/// comparator takes (lhs, rhs) per operand, so a complex operand's four
+/// part arguments are not where a signature conversion would put them: the
+/// new comparator block takes the parts in sort order and rebuilds each
+/// complex argument with stablehlo.complex, which lowers like any other op.
+struct SortLowering : OpConversionPattern<stablehlo::SortOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(stablehlo::SortOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasComplex(op))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> operands;
+    SmallVector<int64_t> firstPart;
+    for (ValueRange operand : adaptor.getOperands()) {
+      firstPart.push_back(operands.size());
+      llvm::append_range(operands, operand);
+    }
+    SmallVector<Type> resultTypes;
+    for (Value operand : operands)
+      resultTypes.push_back(operand.getType());
+    auto sort = stablehlo::SortOp::create(rewriter, loc, resultTypes, operands,
+                                          op.getDimensionAttr(),
+                                          op.getIsStableAttr());
+    SmallVector<Type> argTypes;
+    for (Value operand : operands) {
+      auto scalar = RankedTensorType::get(
+          {}, cast<RankedTensorType>(operand.getType()).getElementType());
+      argTypes.append({scalar, scalar});
+    }
+    SmallVector<Location> locs(argTypes.size(), loc);
+    Block *block =
+        rewriter.createBlock(&sort.getComparator(), {}, argTypes, locs);
+    SmallVector<Value> replacements;
+    for (auto [j, input] : llvm::enumerate(op.getInputs())) {
+      int64_t p = firstPart[j];
+      for (int side = 0; side < 2; ++side) {
+        if (!isComplexTensor(input.getType())) {
+          replacements.push_back(block->getArgument(2 * p + side));
+          continue;
+        }
+        auto complexScalar = RankedTensorType::get(
+            {}, cast<RankedTensorType>(input.getType()).getElementType());
+        replacements.push_back(stablehlo::ComplexOp::create(
+            rewriter, loc, complexScalar, block->getArgument(2 * p + side),
+            block->getArgument(2 * (p + 1) + side)));
+      }
+    }
+    rewriter.mergeBlocks(&op.getComparator().front(), block, replacements);
+    SmallVector<SmallVector<Value>> grouped;
+    for (auto [j, input] : llvm::enumerate(op.getInputs())) {
+      size_t n = isComplexTensor(input.getType()) ? 2 : 1;
+      grouped.emplace_back(sort.getResults().begin() + firstPart[j],
+                           sort.getResults().begin() + firstPart[j] + n);
+    }
+    rewriter.replaceOpWithMultiple(op, grouped);
+    return success();
+  }
+};
+
 /// The terminator of a body: complex values returned as their parts.
 struct ReturnLowering : OpConversionPattern<stablehlo::ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -649,7 +711,8 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
-                 SquareLowering, ReductionLowering<stablehlo::ReduceOp>,
+                 SquareLowering, SortLowering,
+                 ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);

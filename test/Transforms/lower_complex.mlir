@@ -127,3 +127,23 @@ func.func @lowers(%x: tensor<0x3xcomplex<f32>>) -> tensor<0x3xcomplex<f32>> {
   %0 = stablehlo.add %x, %c : tensor<0x3xcomplex<f32>>
   return %0 : tensor<0x3xcomplex<f32>>
 }
+
+// -----
+
+// sort: the comparator takes the parts in sort order and rebuilds each
+// complex argument (then lowered like any other complex op).
+// CHECK-LABEL: func @sort
+// CHECK: %[[S:.*]]:3 = "stablehlo.sort"(%arg0, %arg1, %arg2)
+// CHECK: ^bb0(%[[LR:.*]]: tensor<f32>, %[[RR:.*]]: tensor<f32>, %[[LI:.*]]: tensor<f32>, %[[RI:.*]]: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>):
+// CHECK: stablehlo.compare LT, %[[LR]], %[[RR]]
+// CHECK: return %[[S]]#0, %[[S]]#1, %[[S]]#2
+func.func @sort(%x: tensor<4xcomplex<f32>>, %i: tensor<4xi32>) -> (tensor<4xcomplex<f32>>, tensor<4xi32>) {
+  %0:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>, %c: tensor<i32>, %d: tensor<i32>):
+    %ra = stablehlo.real %a : (tensor<complex<f32>>) -> tensor<f32>
+    %rb = stablehlo.real %b : (tensor<complex<f32>>) -> tensor<f32>
+    %lt = stablehlo.compare LT, %ra, %rb, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<4xcomplex<f32>>, tensor<4xi32>) -> (tensor<4xcomplex<f32>>, tensor<4xi32>)
+  return %0#0, %0#1 : tensor<4xcomplex<f32>>, tensor<4xi32>
+}

@@ -81,3 +81,14 @@ def test_reduce_over_complex_with_any_body():
         return jnp.prod(x, axis=1), jnp.max(x, axis=0), jnp.sum(x)
 
     assert_matches_jax(f, x, rtol=1e-5, atol=1e-5)
+
+
+def test_sort_complex_keys_with_values():
+    (x,) = complex_args((3, 7), seed=7)
+    x[0, 2] = x[0, 5]  # equal keys keep their order
+    v = np.arange(21, dtype=np.int32).reshape(3, 7)
+
+    def f(x, v):
+        return (jnp.sort(x, axis=1), *jax.lax.sort((x, v), dimension=1, num_keys=1))
+
+    assert_matches_jax(f, x, v)
