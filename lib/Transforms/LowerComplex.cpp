@@ -382,6 +382,18 @@ COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
               (Parts{x[0].first, x[1].first}))
 #undef COMPLEX_UNARY
 
+/// bitcast_convert between identical complex types keeps the parts.
+struct BitcastLowering : ComplexPattern<stablehlo::BitcastConvertOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::BitcastConvertOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &) const override {
+    if (op.getOperand().getType() != op.getType())
+      return failure();
+    return SmallVector<Value>{x[0].first, x[0].second};
+  }
+};
+
 struct RealLowering : ComplexPattern<stablehlo::RealOp> {
   using ComplexPattern::ComplexPattern;
   FailureOr<SmallVector<Value>> lower(stablehlo::RealOp, ArrayRef<Parts> x,
@@ -711,7 +723,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
-                 SquareLowering, SortLowering,
+                 SquareLowering, SortLowering, BitcastLowering,
                  ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(
         converter, context);

@@ -147,3 +147,14 @@ func.func @sort(%x: tensor<4xcomplex<f32>>, %i: tensor<4xi32>) -> (tensor<4xcomp
   }) {dimension = 0 : i64} : (tensor<4xcomplex<f32>>, tensor<4xi32>) -> (tensor<4xcomplex<f32>>, tensor<4xi32>)
   return %0#0, %0#1 : tensor<4xcomplex<f32>>, tensor<4xi32>
 }
+
+// -----
+
+// A bitcast to the same complex type keeps the parts.
+// CHECK-LABEL: func @bitcast_same
+// CHECK-NOT: bitcast_convert
+// CHECK: return %arg0, %arg1
+func.func @bitcast_same(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
