@@ -301,6 +301,28 @@ struct Complex : Real {
   }
 };
 
+/// Replaces `op` by `flat`: two values (real, imaginary) per complex result,
+/// one per other result, in order.
+void replaceWithParts(Operation *op, ValueRange flat,
+                      ConversionPatternRewriter &rewriter) {
+  SmallVector<SmallVector<Value>> grouped;
+  size_t i = 0;
+  for (Type type : op->getResultTypes()) {
+    size_t n = isComplexTensor(type) ? 2 : 1;
+    grouped.emplace_back(flat.begin() + i, flat.begin() + i + n);
+    i += n;
+  }
+  rewriter.replaceOpWithMultiple(op, grouped);
+}
+
+/// The converted operands of an op, flattened (complex ones as two values).
+SmallVector<Value> flattenOperands(ArrayRef<ValueRange> operands) {
+  SmallVector<Value> flat;
+  for (ValueRange operand : operands)
+    llvm::append_range(flat, operand);
+  return flat;
+}
+
 /// Base: patterns convert only ops that touch complex values.
 template <typename Op>
 struct ComplexPattern : OpConversionPattern<Op> {
@@ -320,7 +342,7 @@ struct ComplexPattern : OpConversionPattern<Op> {
     FailureOr<SmallVector<Value>> results = lower(op, parts, c);
     if (failed(results))
       return failure();
-    replace(op, *results, rewriter);
+    replaceWithParts(op, *results, rewriter);
     return success();
   }
 
@@ -329,17 +351,6 @@ struct ComplexPattern : OpConversionPattern<Op> {
   virtual FailureOr<SmallVector<Value>> lower(Op op, ArrayRef<Parts> operands,
                                               Complex &c) const = 0;
 
-  static void replace(Operation *op, ArrayRef<Value> flat,
-                      ConversionPatternRewriter &rewriter) {
-    SmallVector<SmallVector<Value>> grouped;
-    size_t i = 0;
-    for (Type type : op->getResultTypes()) {
-      size_t n = isComplexTensor(type) ? 2 : 1;
-      grouped.emplace_back(flat.begin() + i, flat.begin() + i + n);
-      i += n;
-    }
-    rewriter.replaceOpWithMultiple(op, grouped);
-  }
 };
 
 #define COMPLEX_UNARY(NAME, OP, BODY)                                          \
@@ -587,9 +598,7 @@ struct ReductionLowering : OpConversionPattern<Op> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!hasComplex(op))
       return failure();
-    SmallVector<Value> operands;
-    for (ValueRange operand : adaptor.getOperands())
-      llvm::append_range(operands, operand);
+    SmallVector<Value> operands = flattenOperands(adaptor.getOperands());
     SmallVector<Type> resultTypes;
     if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(),
                                                       resultTypes)))
@@ -604,15 +613,7 @@ struct ReductionLowering : OpConversionPattern<Op> {
     rewriter.inlineRegionBefore(op->getRegion(0), body, body.end());
     if (failed(rewriter.convertRegionTypes(&body, *this->getTypeConverter())))
       return failure();
-    SmallVector<SmallVector<Value>> grouped;
-    size_t i = 0;
-    for (Type type : op->getResultTypes()) {
-      size_t n = isComplexTensor(type) ? 2 : 1;
-      grouped.emplace_back(lowered->getResults().begin() + i,
-                           lowered->getResults().begin() + i + n);
-      i += n;
-    }
-    rewriter.replaceOpWithMultiple(op, grouped);
+    replaceWithParts(op, lowered->getResults(), rewriter);
     return success();
   }
 };
@@ -631,11 +632,13 @@ struct SortLowering : OpConversionPattern<stablehlo::SortOp> {
     if (!hasComplex(op))
       return failure();
     Location loc = op.getLoc();
-    SmallVector<Value> operands;
+    SmallVector<Value> operands = flattenOperands(adaptor.getOperands());
+    // Where each operand's first part lands among the sort's operands.
     SmallVector<int64_t> firstPart;
+    int64_t position = 0;
     for (ValueRange operand : adaptor.getOperands()) {
-      firstPart.push_back(operands.size());
-      llvm::append_range(operands, operand);
+      firstPart.push_back(position);
+      position += operand.size();
     }
     SmallVector<Type> resultTypes;
     for (Value operand : operands)
@@ -668,13 +671,7 @@ struct SortLowering : OpConversionPattern<stablehlo::SortOp> {
       }
     }
     rewriter.mergeBlocks(&op.getComparator().front(), block, replacements);
-    SmallVector<SmallVector<Value>> grouped;
-    for (auto [j, input] : llvm::enumerate(op.getInputs())) {
-      size_t n = isComplexTensor(input.getType()) ? 2 : 1;
-      grouped.emplace_back(sort.getResults().begin() + firstPart[j],
-                           sort.getResults().begin() + firstPart[j] + n);
-    }
-    rewriter.replaceOpWithMultiple(op, grouped);
+    replaceWithParts(op, sort.getResults(), rewriter);
     return success();
   }
 };
@@ -688,10 +685,8 @@ struct ReturnLowering : OpConversionPattern<stablehlo::ReturnOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!hasComplex(op))
       return failure();
-    SmallVector<Value> operands;
-    for (ValueRange operand : adaptor.getOperands())
-      llvm::append_range(operands, operand);
-    rewriter.replaceOpWithNewOp<stablehlo::ReturnOp>(op, operands);
+    rewriter.replaceOpWithNewOp<stablehlo::ReturnOp>(
+        op, flattenOperands(adaptor.getOperands()));
     return success();
   }
 };

@@ -69,6 +69,22 @@ Value emitSign(MathBuilder &m, Value x) {
   return m.select(isPositive, one, negative);
 }
 
+/// `magnitude` with the sign of `x`: negated where x < 0 (odd functions
+/// computed on |x|).
+Value withSignOf(MathBuilder &m, Value x, Value magnitude) {
+  Value zero = m.constant(0);
+  Value negative = m.compare<tvm::LessOp>(x, zero);
+  Value negated = m.unary<tvm::NegativeOp>(magnitude);
+  return m.select(negative, negated, magnitude);
+}
+
+/// `result`, but x itself where x is zero: f(+-0) = +-0 keeps the zero's sign.
+Value keepZeros(MathBuilder &m, Value x, Value result) {
+  Value zero = m.constant(0);
+  Value isZero = m.compare<tvm::EqualOp>(x, zero);
+  return m.select(isZero, x, result);
+}
+
 Value emitRoundAwayFromZero(MathBuilder &m, Value x) {
   Value truncated = m.unary<tvm::TruncOp>(x);
   Value difference = m.binary<tvm::SubtractOp>(x, truncated);
@@ -126,13 +142,7 @@ Value emitTanh(MathBuilder &m, Value x) {
   Value large = m.compare<tvm::GreaterOp>(y, m.constant(22));
   Value one = m.constant(1);
   magnitude = m.select(large, one, magnitude);
-  Value zero = m.constant(0);
-  Value negative = m.compare<tvm::LessOp>(x, zero);
-  Value negated = m.unary<tvm::NegativeOp>(magnitude);
-  Value result = m.select(negative, negated, magnitude);
-  // tanh(+-0) keeps the zero's sign.
-  Value isZero = m.compare<tvm::EqualOp>(x, zero);
-  return m.select(isZero, x, result);
+  return keepZeros(m, x, withSignOf(m, x, magnitude));
 }
 
 /// atanh(x) = (log1p(x) - log1p(-x)) / 2: no cancellation near 0 (the two
@@ -144,9 +154,7 @@ Value emitAtanh(MathBuilder &m, Value x) {
   Value difference = m.binary<tvm::SubtractOp>(up, down);
   Value half = m.constant(0.5);
   Value result = m.binary<tvm::MultiplyOp>(difference, half);
-  Value zero = m.constant(0);
-  Value isZero = m.compare<tvm::EqualOp>(x, zero);
-  return m.select(isZero, x, result);
+  return keepZeros(m, x, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -346,22 +354,15 @@ Value emitBesselI1e(MathBuilder &m, Value x) {
   Value asymptotic = m.binary<tvm::MultiplyOp>(norm, poly);
   Value large = m.compare<tvm::GreaterOp>(y, m.constant(25));
   Value magnitude = m.select(large, asymptotic, series);
-  Value negative = m.compare<tvm::LessOp>(x, m.constant(0));
-  Value negated = m.unary<tvm::NegativeOp>(magnitude);
-  return m.select(negative, negated, magnitude);
+  return withSignOf(m, x, magnitude);
 }
 
 Value emitCbrt(MathBuilder &m, Value x) {
   Value absolute = m.unary<tvm::AbsOp>(x);
   Value third = m.constant(1.0 / 3.0);
   Value magnitude = m.binary<tvm::PowerOp>(absolute, third);
-  Value zero = m.constant(0);
-  Value negative = m.compare<tvm::LessOp>(x, zero);
-  Value negated = m.unary<tvm::NegativeOp>(magnitude);
-  Value result = m.select(negative, negated, magnitude);
-  // cbrt(+-0) keeps the zero's sign; NaN stays NaN.
-  Value isZero = m.compare<tvm::EqualOp>(x, zero);
-  return m.select(isZero, x, result);
+  // NaN stays NaN through the power.
+  return keepZeros(m, x, withSignOf(m, x, magnitude));
 }
 
 /// Set bits of an unsigned integer, by the SWAR sums of pairs, nibbles,
