@@ -120,16 +120,13 @@ def _dtype_name(type_info) -> str:
 def _result_dtypes(function: dict) -> list[str]:
     """The dtypes of a function's results as the program wrote them: a
     complex result split into (real, imag) by the import counts once."""
+    from .runtime import complex_pairs
+
     complex_results = set(function["attributes"].get("tvm.complex_results", []))
-    names, k = [], 0
-    results = function["results"]
-    while k < len(results):
-        if len(names) in complex_results:
-            names.append({"float32": "complex64", "float64": "complex128"}.get(_dtype_name(results[k]), "complex"))
-            k += 2
-        else:
-            names.append(_dtype_name(results[k]))
-            k += 1
+    names = []
+    for parts in complex_pairs(function["results"], complex_results):
+        name = _dtype_name(parts[0])
+        names.append({"float32": "complex64", "float64": "complex128"}.get(name, "complex") if len(parts) == 2 else name)
     return names
 
 

@@ -45,15 +45,7 @@ class Compiled:
         result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
         outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
         if complex_results:
-            joined, k = [], 0
-            while k < len(outputs):
-                if len(joined) in complex_results:
-                    joined.append(_join_complex(outputs[k], outputs[k + 1]))
-                    k += 2
-                else:
-                    joined.append(outputs[k])
-                    k += 1
-            outputs = joined
+            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def _complex_signature(self, name: str) -> tuple[set[int], set[int]]:
@@ -95,6 +87,18 @@ def _call_with_deep_stack(function, args):
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
+
+
+def complex_pairs(flat: list, complex_positions) -> list:
+    """`flat` (a function's results as the import split them) regrouped by
+    original position: [real, imag] where `complex_positions` says the result
+    was complex, [item] elsewhere."""
+    grouped, k = [], 0
+    while k < len(flat):
+        n = 2 if len(grouped) in complex_positions else 1
+        grouped.append(list(flat[k : k + n]))
+        k += n
+    return grouped
 
 
 def _join_complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
