@@ -176,11 +176,8 @@ struct ShiftConversion : TVMTypedPattern<SrcOp> {
     auto unsignedType = type.clone(
         IntegerType::get(rewriter.getContext(), width, IntegerType::Unsigned));
     auto signedType = type.clone(IntegerType::get(rewriter.getContext(), width));
-    auto cast = [&](Value v, RankedTensorType to) -> Value {
-      if (v.getType() == to)
-        return v;
-      return tvm::AsTypeOp::create(rewriter, loc, to, v,
-                                   TypeAttr::get(to.getElementType()));
+    auto cast = [&](Value v, RankedTensorType to) {
+      return astype(rewriter, loc, v, to);
     };
     auto splat = [&](RankedTensorType t, int64_t v) {
       return splatConstant(rewriter, loc, t,

@@ -418,20 +418,14 @@ struct BitCountConversion : TVMTypedPattern<SrcOp> {
     unsigned width = intType.getWidth();
     auto unsignedType = type.clone(
         IntegerType::get(rewriter.getContext(), width, IntegerType::Unsigned));
-    Value x = adaptor.getOperand();
-    if (!intType.isUnsigned())
-      x = tvm::AsTypeOp::create(rewriter, loc, unsignedType, x,
-                                TypeAttr::get(unsignedType.getElementType()));
+    Value x = astype(rewriter, loc, adaptor.getOperand(), unsignedType);
     MathBuilder m{rewriter, loc, unsignedType};
     Value result;
     if constexpr (std::is_same_v<SrcOp, stablehlo::PopulationCountOp>)
       result = emitPopcount(m, x, width);
     else
       result = emitLeadingZeros(m, x, width);
-    if (!intType.isUnsigned())
-      result = tvm::AsTypeOp::create(rewriter, loc, type, result,
-                                     TypeAttr::get(intType));
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, astype(rewriter, loc, result, type));
     return success();
   }
 };

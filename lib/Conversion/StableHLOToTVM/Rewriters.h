@@ -106,6 +106,10 @@ Value computeWidened(
     RankedTensorType resultType, unsigned minWidth,
     llvm::function_ref<Value(ValueRange, RankedTensorType)> build);
 
+/// `value` converted to `type` (tvm.astype), or itself when it has it.
+Value astype(OpBuilder &builder, Location loc, Value value,
+             RankedTensorType type);
+
 /// A scalar `value` (rank 0) broadcast to `shape`.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> shape);

@@ -112,6 +112,14 @@ Value computeHalfInF32(
   return computeWidened(builder, loc, operands, resultType, 32, build);
 }
 
+Value astype(OpBuilder &builder, Location loc, Value value,
+             RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tvm::AsTypeOp::create(builder, loc, type, value,
+                               TypeAttr::get(type.getElementType()));
+}
+
 Value isNaN(OpBuilder &builder, Location loc, Value value) {
   auto boolType =
       cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());
