@@ -4,6 +4,7 @@
 
 #include "stablehlo-tvm/Conversion/Passes.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
+#include "stablehlo-tvm/Dialect/Check/IR/Check.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "stablehlo-tvm/Transforms/Passes.h"
@@ -19,7 +20,7 @@
 namespace mlir::stablehlo_tvm {
 
 void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<chlo::CHLODialect, stablehlo::StableHLODialect,
+  registry.insert<check::CheckDialect, chlo::CHLODialect, stablehlo::StableHLODialect,
                   tvm::TVMDialect, func::FuncDialect>();
   func::registerInlinerExtension(registry);
 }

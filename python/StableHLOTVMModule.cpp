@@ -300,6 +300,13 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
       list.append(attributeToPython(element, owner));
     return list;
   }
+  if (auto dictAttr = dyn_cast<DictionaryAttr>(attr)) {
+    nb::dict dict;
+    for (NamedAttribute named : dictAttr)
+      dict[nb::str(named.getName().data(), named.getName().size())] =
+          attributeToPython(named.getValue(), owner);
+    return dict;
+  }
   if (auto typeAttr = dyn_cast<TypeAttr>(attr)) {
     std::string dtype = dtypeName(typeAttr.getValue());
     if (!dtype.empty())

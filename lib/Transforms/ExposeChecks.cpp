@@ -5,7 +5,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "stablehlo-tvm/Dialect/Check/IR/Check.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+#include <optional>
 
 namespace mlir::stablehlo_tvm {
 
@@ -14,75 +18,164 @@ namespace mlir::stablehlo_tvm {
 
 namespace {
 
+/// One check: what it compares and how it judges.
+struct Check {
+  Value actual, expected;
+  DictionaryAttr judgement;
+};
+
+DictionaryAttr judgement(MLIRContext *ctx, StringRef kind,
+                         std::optional<double> tolerance = std::nullopt,
+                         std::optional<int64_t> minUlp = std::nullopt,
+                         std::optional<int64_t> maxUlp = std::nullopt) {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> entries{b.getNamedAttr("kind", b.getStringAttr(kind))};
+  if (tolerance)
+    entries.push_back(b.getNamedAttr("tolerance", b.getF64FloatAttr(*tolerance)));
+  if (minUlp)
+    entries.push_back(b.getNamedAttr("min_ulp_difference", b.getI64IntegerAttr(*minUlp)));
+  if (maxUlp)
+    entries.push_back(b.getNamedAttr("max_ulp_difference", b.getI64IntegerAttr(*maxUlp)));
+  return b.getDictionaryAttr(entries);
+}
+
+Value constant(Operation *at, ElementsAttr value) {
+  OpBuilder builder(at);
+  return stablehlo::ConstantOp::create(builder, at->getLoc(), value);
+}
+
+/// The check `op` states, if it is one that a run can judge. The custom_call
+/// forms carry no tolerance: the corpus's semantics fix it per kind.
+std::optional<Check> asCheck(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  if (auto call = dyn_cast<stablehlo::CustomCallOp>(op)) {
+    StringRef target = call.getCallTargetName();
+    if (!target.consume_front("check.") || call.getNumOperands() != 2 ||
+        call.getNumResults() != 0)
+      return std::nullopt;
+    DictionaryAttr how = judgement(ctx, target);
+    if (target == "expect_almost_eq")
+      how = judgement(ctx, target, 1e-3);
+    else if (target == "eq")
+      how = judgement(ctx, target, 1e-4);
+    else if (target == "expect_close")
+      how = judgement(ctx, target, std::nullopt, 0, 3);
+    return Check{call.getOperand(0), call.getOperand(1), how};
+  }
+  return TypeSwitch<Operation *, std::optional<Check>>(op)
+      .Case([&](check::ExpectEqOp c) {
+        return Check{c.getLhs(), c.getRhs(), judgement(ctx, "expect_eq")};
+      })
+      .Case([&](check::ExpectEqConstOp c) {
+        return Check{c.getLhs(), constant(c, c.getValue()),
+                     judgement(ctx, "expect_eq")};
+      })
+      .Case([&](check::ExpectAlmostEqOp c) {
+        return Check{c.getLhs(), c.getRhs(),
+                     judgement(ctx, "expect_almost_eq",
+                               c.getTolerance().convertToDouble())};
+      })
+      .Case([&](check::ExpectAlmostEqConstOp c) {
+        return Check{c.getLhs(), constant(c, c.getValue()),
+                     judgement(ctx, "expect_almost_eq",
+                               c.getTolerance().convertToDouble())};
+      })
+      .Case([&](check::ExpectCloseOp c) {
+        return Check{c.getActual(), c.getExpected(),
+                     judgement(ctx, "expect_close", std::nullopt,
+                               c.getMinUlpDifference(),
+                               c.getMaxUlpDifference())};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+bool hasChecks(func::FuncOp function) {
+  return llvm::any_of(function.getBody().front(), [](Operation &op) {
+    return asCheck(&op).has_value();
+  });
+}
+
 struct ExposeChecksPass : impl::ExposeChecksBase<ExposeChecksPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    auto main = symbols.lookup<func::FuncOp>("main");
-    if (!main || main.isExternal()) {
-      module.emitError("expected a function @main with a body");
+    SmallVector<func::FuncOp> entries;
+    if (auto main = symbols.lookup<func::FuncOp>("main")) {
+      if (!main.isExternal())
+        entries.push_back(main);
+    } else {
+      for (auto function : module.getOps<func::FuncOp>())
+        if (!function.isExternal() && function.getNumArguments() == 0 &&
+            hasChecks(function))
+          entries.push_back(function);
+    }
+    if (entries.empty()) {
+      module.emitError("expected a function @main with a body, or functions "
+                       "without arguments that check their results");
       return signalPassFailure();
     }
-    if (failed(inputsToArguments(main, symbols)))
-      return signalPassFailure();
-    exposeChecks(main);
+    for (func::FuncOp entry : entries) {
+      if (failed(inputsToArguments(entry, symbols)))
+        return signalPassFailure();
+      exposeChecks(entry);
+    }
   }
 
-  /// `%x = call @inputs()` becomes arguments of @main; @inputs turns public.
-  LogicalResult inputsToArguments(func::FuncOp main, SymbolTable &symbols) {
+  /// `%x = call @inputs()` becomes arguments of the entry; @inputs turns
+  /// public.
+  LogicalResult inputsToArguments(func::FuncOp entry, SymbolTable &symbols) {
     auto inputs = symbols.lookup<func::FuncOp>("inputs");
-    if (!inputs)
+    if (!inputs || inputs == entry)
       return success();
     SmallVector<func::CallOp> calls;
-    main.walk([&](func::CallOp call) {
+    entry.walk([&](func::CallOp call) {
       if (call.getCallee() == "inputs" && call.getNumOperands() == 0)
         calls.push_back(call);
     });
     if (calls.empty())
       return success();
-    if (main.getNumArguments() != 0)
-      return main.emitError("@main already has arguments");
-    Block &entry = main.getBody().front();
+    if (entry.getNumArguments() != 0)
+      return entry.emitError("a function calling @inputs already has arguments");
+    Block &body = entry.getBody().front();
     TypeRange types = inputs.getFunctionType().getResults();
-    SmallVector<Location> locs(types.size(), main.getLoc());
-    entry.addArguments(types, locs);
+    SmallVector<Location> locs(types.size(), entry.getLoc());
+    body.addArguments(types, locs);
     for (func::CallOp call : calls) {
-      call.replaceAllUsesWith(entry.getArguments());
+      call.replaceAllUsesWith(body.getArguments());
       call.erase();
     }
-    main.setFunctionType(FunctionType::get(
-        main.getContext(), types, main.getFunctionType().getResults()));
+    entry.setFunctionType(FunctionType::get(
+        entry.getContext(), types, entry.getFunctionType().getResults()));
     inputs.setPublic();
     return success();
   }
 
-  void exposeChecks(func::FuncOp main) {
-    SmallVector<stablehlo::CustomCallOp> checks;
-    for (auto call : main.getBody().front().getOps<stablehlo::CustomCallOp>())
-      if (call.getCallTargetName().starts_with("check.") &&
-          call.getNumOperands() == 2 && call.getNumResults() == 0)
-        checks.push_back(call);
-    auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
+  /// Checks in the entry block become results; checks nested in regions stay
+  /// and are reported by the import as unsupported.
+  void exposeChecks(func::FuncOp entry) {
+    Block &body = entry.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
     SmallVector<Value> results(ret.getOperands());
-    SmallVector<Attribute> kinds;
-    for (stablehlo::CustomCallOp check : checks) {
-      llvm::append_range(results, check.getOperands());
-      kinds.push_back(StringAttr::get(
-          main.getContext(), check.getCallTargetName().drop_front(6)));
-      check.erase();
+    SmallVector<Attribute> judgements;
+    for (Operation &op : llvm::make_early_inc_range(body)) {
+      std::optional<Check> check = asCheck(&op);
+      if (!check)
+        continue;
+      results.append({check->actual, check->expected});
+      judgements.push_back(check->judgement);
+      op.erase();
     }
     OpBuilder builder(ret);
     func::ReturnOp::create(builder, ret.getLoc(), results);
     ret.erase();
-    SmallVector<Type> resultTypes;
-    for (Value v : results)
-      resultTypes.push_back(v.getType());
     // Result attributes no longer line up with the results.
-    main.removeResAttrsAttr();
-    main.setFunctionType(FunctionType::get(
-        main.getContext(), main.getArgumentTypes(), resultTypes));
-    main->setAttr("stablehlo_tvm.checks",
-                  ArrayAttr::get(main.getContext(), kinds));
+    entry.removeResAttrsAttr();
+    entry.setFunctionType(FunctionType::get(entry.getContext(),
+                                            entry.getArgumentTypes(),
+                                            ValueRange(results).getTypes()));
+    entry.setPublic();
+    entry->setAttr("stablehlo_tvm.checks",
+                   ArrayAttr::get(entry.getContext(), judgements));
   }
 };
 

@@ -35,7 +35,7 @@ from .corpus import iter_mlir_files, split_programs
 # The import, with the program's checks exposed as results first.
 PIPELINE = f"builtin.module(stablehlo-expose-checks,{_core.IMPORT_PASSES})"
 STATUS_ORDER = ["pass", "fail", "error", "unsupported", "timeout", "crash"]
-_NOT_OPS = ("func.", "builtin.", "stablehlo.return", "stablehlo.custom_call")
+_NOT_OPS = ("func.", "builtin.", "check.", "stablehlo.return", "stablehlo.custom_call")
 
 # ---------------------------------------------------------------------------
 # Check semantics
@@ -67,8 +67,10 @@ def _is_float(x: np.ndarray) -> bool:
     return x.dtype.kind in "fc" or x.dtype.name == "bfloat16"
 
 
-def judge(kind: str, actual: np.ndarray, expected: np.ndarray) -> tuple[bool, str]:
-    """Whether `actual` passes the check `kind` against `expected`."""
+def judge(check: dict[str, Any], actual: np.ndarray, expected: np.ndarray) -> tuple[bool, str]:
+    """Whether `actual` passes `check` ({kind, tolerance, min/max_ulp_difference},
+    as stablehlo-expose-checks states it) against `expected`."""
+    kind = check["kind"]
     if actual.shape != expected.shape:
         return False, f"shape {actual.shape} != {expected.shape}"
     if expected.size == 0:
@@ -83,20 +85,18 @@ def judge(kind: str, actual: np.ndarray, expected: np.ndarray) -> tuple[bool, st
         both_nan = np.isnan(a64) & np.isnan(e64)
         if kind == "expect_eq":
             bad = ~(a64 == e64)
-        elif kind == "expect_almost_eq":
+        elif kind in ("expect_almost_eq", "eq"):
             with np.errstate(invalid="ignore"):
-                bad = ~(np.abs(a64 - e64) <= 1e-3) & ~both_nan
-        elif kind in ("expect_close", "eq"):
+                bad = ~(np.abs(a64 - e64) <= check["tolerance"]) & ~both_nan
+            bad &= a64 != e64  # an infinity matches itself (inf - inf is NaN)
+        elif kind == "expect_close":
             finite = np.isfinite(a64) & np.isfinite(e64)
-            if kind == "eq":
-                with np.errstate(invalid="ignore"):
-                    bad = ~(np.abs(a64 - e64) <= 1e-4) & ~both_nan
-            else:
-                dist = np.abs(np.asarray(_ordered_bits(a) - _ordered_bits(e), dtype=np.float64)).reshape(a.shape)
-                bad = np.where(finite, dist > 3, ~((_bytes(a) == _bytes(e)).reshape(a.shape + (-1,)).all(-1)))
-                bad &= ~both_nan
-                if finite.any():
-                    worst = max(worst, float(np.max(np.where(finite, dist, 0))))
+            dist = np.abs(np.asarray(_ordered_bits(a) - _ordered_bits(e), dtype=np.float64)).reshape(a.shape)
+            in_range = (dist >= check["min_ulp_difference"]) & (dist <= check["max_ulp_difference"])
+            bad = np.where(finite, ~in_range, ~((_bytes(a) == _bytes(e)).reshape(a.shape + (-1,)).all(-1)))
+            bad &= ~both_nan
+            if finite.any():
+                worst = max(worst, float(np.max(np.where(finite, dist, 0))))
         else:
             return False, f"unknown check {kind}"
         total_bad += int(np.count_nonzero(bad))
@@ -155,33 +155,39 @@ def run_program(text: str, name: str) -> dict[str, Any]:
             result["message"] = (lines[1] if len(lines) > 1 else lines[0])[:400]
         return result
     functions = {f["name"]: f for f in module.functions()}
-    main = functions["main"]
-    kinds = main["attributes"].get("stablehlo_tvm.checks", [])
-    if not kinds:
-        result["message"] = "no checks in @main"
+    entries = [f for f in functions.values() if "stablehlo_tvm.checks" in f["attributes"]]
+    if not any(f["attributes"]["stablehlo_tvm.checks"] for f in entries):
+        result["message"] = "no checks"
         return result
-    checked = _result_dtypes(main)[-2 * len(kinds) :]
-    result["dtypes"] = sorted(set(checked[1::2]))
     try:
-        irmodule = emit_module(list(functions.values()))
-        compiled = build(irmodule)
-        inputs = compiled.call("inputs") if "inputs" in functions else ()
-        if not isinstance(inputs, tuple):
-            inputs = (inputs,)
-        outputs = compiled.call("main", *inputs)
+        compiled = build(emit_module(list(functions.values())))
     except Exception as e:  # TVM raises its own error types
         result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
         return result
-    if not isinstance(outputs, tuple):
-        outputs = (outputs,)
-    pairs = outputs[-2 * len(kinds) :]
+    dtypes: set[str] = set()
     messages = []
     ok = True
-    for i, kind in enumerate(kinds):
-        passed, message = judge(kind, np.asarray(pairs[2 * i]), np.asarray(pairs[2 * i + 1]))
-        ok &= passed
-        if not passed:
-            messages.append(f"check {i} ({kind}): {message}")
+    for entry in entries:
+        checks = entry["attributes"]["stablehlo_tvm.checks"]
+        dtypes.update(_result_dtypes(entry)[-2 * len(checks) :][1::2])
+        try:
+            inputs = compiled.call("inputs") if entry["arguments"] and "inputs" in functions else ()
+            if not isinstance(inputs, tuple):
+                inputs = (inputs,)
+            outputs = compiled.call(entry["name"], *inputs)
+        except Exception as e:
+            result["dtypes"] = sorted(dtypes)
+            result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            return result
+        if not isinstance(outputs, tuple):
+            outputs = (outputs,)
+        pairs = outputs[len(outputs) - 2 * len(checks) :]
+        for i, check in enumerate(checks):
+            passed, message = judge(check, np.asarray(pairs[2 * i]), np.asarray(pairs[2 * i + 1]))
+            ok &= passed
+            if not passed:
+                messages.append(f"@{entry['name']} check {i} ({check['kind']}): {message}")
+    result["dtypes"] = sorted(dtypes)
     result["status"] = "pass" if ok else "fail"
     result["message"] = "; ".join(messages)[:400]
     return result

@@ -23,7 +23,7 @@ class Compiled:
         # stack frame of the VM, so such modules run on a thread with room.
         attrs = irmodule.attrs
         self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
-        self._function = self._vm[entry]
+        self._functions: dict[str, Any] = {}
 
     def __call__(self, *args: Any):
         return self.call(self.entry, *args)
@@ -41,7 +41,9 @@ class Compiled:
             # TVM has no complex dtype: complex values travel as (real, imag).
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
         tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
-        function = self._function if name == self.entry else self._vm[name]
+        function = self._functions.get(name)
+        if function is None:
+            function = self._functions[name] = self._vm[name]
         result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
         outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
         if complex_results:

@@ -55,32 +55,76 @@ def test_negative_control_expected_replaced_by_inputs_fails():
     assert "check 0 (expect_close)" in result["message"]
 
 
+# The judgements stablehlo-expose-checks gives the custom_call forms.
+EQ = {"kind": "expect_eq"}
+CLOSE = {"kind": "expect_close", "min_ulp_difference": 0, "max_ulp_difference": 3}
+ALMOST_EQ = {"kind": "expect_almost_eq", "tolerance": 1e-3}
+
+
 def test_expect_eq_is_exact_and_nan_is_unequal():
-    ok, _ = conformance.judge("expect_eq", np.array([1.0, -0.0], np.float32), np.array([1.0, 0.0], np.float32))
+    ok, _ = conformance.judge(EQ, np.array([1.0, -0.0], np.float32), np.array([1.0, 0.0], np.float32))
     assert ok
-    ok, _ = conformance.judge("expect_eq", np.array([np.nan], np.float32), np.array([np.nan], np.float32))
+    ok, _ = conformance.judge(EQ, np.array([np.nan], np.float32), np.array([np.nan], np.float32))
     assert not ok
-    ok, _ = conformance.judge("expect_eq", np.array([1, 2], np.int8), np.array([1, 3], np.int8))
+    ok, _ = conformance.judge(EQ, np.array([1, 2], np.int8), np.array([1, 3], np.int8))
     assert not ok
 
 
 def test_expect_close_counts_ulps():
     x = np.array([1.0, 100.0, -3.5], np.float32)
     three_up = np.nextafter(np.nextafter(np.nextafter(x, np.inf), np.inf), np.inf)
-    assert conformance.judge("expect_close", three_up, x)[0]
-    assert not conformance.judge("expect_close", np.nextafter(three_up, np.inf), x)[0]
+    assert conformance.judge(CLOSE, three_up, x)[0]
+    assert not conformance.judge(CLOSE, np.nextafter(three_up, np.inf), x)[0]
     # NaN matches NaN; infinities must match exactly.
-    assert conformance.judge("expect_close", np.array([np.nan, np.inf]), np.array([np.nan, np.inf]))[0]
-    assert not conformance.judge("expect_close", np.array([np.inf]), np.array([-np.inf]))[0]
+    assert conformance.judge(CLOSE, np.array([np.nan, np.inf]), np.array([np.nan, np.inf]))[0]
+    assert not conformance.judge(CLOSE, np.array([np.inf]), np.array([-np.inf]))[0]
     # Across zero: the smallest subnormals either side are 2 ULP apart.
     tiny = np.float32(1e-45)
-    assert conformance.judge("expect_close", np.array([tiny], np.float32), np.array([-tiny], np.float32))[0]
+    assert conformance.judge(CLOSE, np.array([tiny], np.float32), np.array([-tiny], np.float32))[0]
 
 
 def test_expect_almost_eq_tolerance_and_complex():
     a = np.array([1.0 + 2.0j], np.complex64)
-    assert conformance.judge("expect_almost_eq", a + 0.0009, a)[0]
-    assert not conformance.judge("expect_almost_eq", a + 0.002j, a)[0]
+    assert conformance.judge(ALMOST_EQ, a + 0.0009, a)[0]
+    assert not conformance.judge(ALMOST_EQ, a + 0.002j, a)[0]
+
+
+def test_expect_almost_eq_infinities_match_only_themselves():
+    inf = np.array([np.inf, -np.inf])
+    assert conformance.judge(ALMOST_EQ, inf, inf)[0]
+    assert not conformance.judge(ALMOST_EQ, -inf, inf)[0]
+    assert not conformance.judge(ALMOST_EQ, np.array([1e308, 1.0]), np.array([np.inf, 1.0]))[0]
+
+
+CHECK_DIALECT_PROGRAM = """
+func.func @eq_const() {
+  %0 = stablehlo.constant dense<[1, -2]> : tensor<2xi32>
+  %1 = stablehlo.abs %0 : tensor<2xi32>
+  check.expect_eq_const %1, dense<[1, 2]> : tensor<2xi32>
+  func.return
+}
+func.func @almost_eq() {
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf64>
+  %1 = stablehlo.sqrt %0 : tensor<2xf64>
+  check.expect_almost_eq_const %1, dense<[1.0, 1.4142]> : tensor<2xf64>
+  check.expect_almost_eq_const %1, dense<[1.0, 1.41]> : tensor<2xf64> {tolerance = 0.01 : f64}
+  func.return
+}
+"""
+
+
+def test_check_dialect_programs_use_their_own_tolerances():
+    """Functions without @main are each an entry; tolerances come from the ops."""
+    result = conformance.run_program(CHECK_DIALECT_PROGRAM, "check-dialect")
+    assert result["status"] == "pass", result
+    assert result["dtypes"] == ["float64", "int32"]
+    # The default tolerance (1e-4) rejects 1.41 for sqrt(2); the stated 0.01 accepts it.
+    tight = CHECK_DIALECT_PROGRAM.replace("dense<[1.0, 1.4142]>", "dense<[1.0, 1.41]>")
+    result = conformance.run_program(tight, "check-dialect-tight")
+    assert result["status"] == "fail", result
+    assert "@almost_eq check 0 (expect_almost_eq)" in result["message"]
+    wrong = CHECK_DIALECT_PROGRAM.replace("dense<[1, 2]>", "dense<[1, -2]>")
+    assert conformance.run_program(wrong, "check-dialect-wrong")["status"] == "fail"
 
 
 def test_crash_and_timeout_are_results(tmp_path):

@@ -46,16 +46,22 @@ def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
 def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
   let summary = "Turn a self-checking test program into one that returns its checks";
   let description = [{
-    The StableHLO conformance programs compute a result in `@main` and check
-    it with `stablehlo.custom_call @check.expect_*(%actual, %expected)`. This
-    pass makes such a program runnable by a harness: every check in `@main`
-    is removed and its two operands are appended to `@main`'s results; the
-    kinds (`expect_eq`, `expect_close`, ...) are listed, in order, in the
-    `stablehlo_tvm.checks` attribute of `@main`. A `call @inputs()` in `@main`
-    becomes `@main`'s arguments and `@inputs` becomes public, so the harness
-    feeds the inputs at run time and nothing is folded at compile time.
+    Self-checking programs compute values and state what they expect of them,
+    either as `stablehlo.custom_call @check.expect_*(%actual, %expected)` or
+    with ops of the `check` dialect. This pass makes such a program runnable
+    by a harness. The entry is `@main`, or else every function without
+    arguments that checks. Every check in an entry's body is removed and its
+    two values (a `*_const` check's constant materialized) are appended to the
+    entry's results; the attribute `stablehlo_tvm.checks` lists, in order, how
+    each pair is judged: `{kind, tolerance, min_ulp_difference,
+    max_ulp_difference}` as the check states them (the custom_call forms: 1e-3
+    for `expect_almost_eq`, 1e-4 for `eq`, 0 to 3 ULP for `expect_close`). A
+    `call @inputs()` becomes arguments of the entry and `@inputs` becomes
+    public, so the harness feeds the inputs at run time and nothing is folded
+    at compile time.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::stablehlo::StableHLODialect"];
 }
 
 def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {

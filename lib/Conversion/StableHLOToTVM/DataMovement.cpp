@@ -34,7 +34,7 @@ struct EmptyResultConversion : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value>,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<stablehlo::StableHLODialect>(op->getDialect()) ||
+    if (!isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect()) ||
         op->getNumResults() == 0 || !isMemoryEffectFree(op) ||
         !hasTVMTypes(op))
       return failure();

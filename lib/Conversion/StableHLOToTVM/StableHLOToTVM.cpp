@@ -31,14 +31,14 @@ struct ConvertStableHLOToTVMPass
     target.addDynamicallyLegalDialect<stablehlo::StableHLODialect>(
         [](Operation *op) -> std::optional<bool> {
           Operation *parent = op->getParentOp();
-          if (parent && isa<stablehlo::StableHLODialect>(parent->getDialect()))
+          if (parent && isa_and_nonnull<stablehlo::StableHLODialect>(parent->getDialect()))
             return true;
           return std::nullopt;
         });
     target.addDynamicallyLegalDialect<chlo::CHLODialect>(
         [](Operation *op) -> std::optional<bool> {
           Operation *parent = op->getParentOp();
-          if (parent && isa<stablehlo::StableHLODialect>(parent->getDialect()))
+          if (parent && isa_and_nonnull<stablehlo::StableHLODialect>(parent->getDialect()))
             return true;
           return std::nullopt;
         });

@@ -127,8 +127,8 @@ LogicalResult KernelOp::verifyRegions() {
                            << ", not " << argType;
   }
   WalkResult walk = body.walk([&](Operation *op) {
-    if (isa<arith::ArithDialect, math::MathDialect, memref::MemRefDialect>(
-            op->getDialect()))
+    if (isa_and_nonnull<arith::ArithDialect, math::MathDialect,
+                        memref::MemRefDialect>(op->getDialect()))
       return WalkResult::advance();
     if (isa<scf::ForOp, scf::ParallelOp, scf::IfOp>(op) &&
         op->getNumResults() == 0)
