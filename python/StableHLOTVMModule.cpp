@@ -282,6 +282,8 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
     return nb::float_(floatAttr.getValueAsDouble());
   if (auto strAttr = dyn_cast<StringAttr>(attr))
     return nb::str(strAttr.getValue().data(), strAttr.getValue().size());
+  if (auto symbol = dyn_cast<FlatSymbolRefAttr>(attr))
+    return nb::str(symbol.getValue().data(), symbol.getValue().size());
   if (auto arrayAttr = dyn_cast<DenseI64ArrayAttr>(attr)) {
     nb::list list;
     for (int64_t v : arrayAttr.asArrayRef())

@@ -17,8 +17,9 @@ namespace {
 
 bool isLegal(Operation *op) {
   Dialect *dialect = op->getDialect();
-  return dialect && isa<tvm::TVMDialect, func::FuncDialect, BuiltinDialect>(
-                        dialect);
+  if (isa<func::FuncOp, func::ReturnOp>(op))
+    return true;
+  return isa_and_nonnull<tvm::TVMDialect, BuiltinDialect>(dialect);
 }
 
 struct CheckTVMLegalityPass

@@ -34,7 +34,8 @@ from .corpus import iter_mlir_files, split_programs
 
 # The import, with the program's checks exposed as results first.
 PIPELINE = f"builtin.module(stablehlo-expose-checks,{_core.IMPORT_PASSES})"
-STATUS_ORDER = ["pass", "fail", "error", "unsupported", "timeout", "crash"]
+# From best to worst; "unchecked": imported, built and ran, but checks nothing.
+STATUS_ORDER = ["unchecked", "pass", "fail", "error", "unsupported", "timeout", "crash"]
 _NOT_OPS = ("func.", "builtin.", "check.", "stablehlo.return", "stablehlo.custom_call")
 
 # ---------------------------------------------------------------------------
@@ -156,13 +157,14 @@ def run_program(text: str, name: str) -> dict[str, Any]:
         return result
     functions = {f["name"]: f for f in module.functions()}
     entries = [f for f in functions.values() if "stablehlo_tvm.checks" in f["attributes"]]
-    if not any(f["attributes"]["stablehlo_tvm.checks"] for f in entries):
-        result["message"] = "no checks"
-        return result
     try:
         compiled = build(emit_module(list(functions.values())))
     except Exception as e:  # TVM raises its own error types
         result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        return result
+    if not any(f["attributes"]["stablehlo_tvm.checks"] for f in entries):
+        result["status"] = "unchecked"
+        result["message"] = "no checks"
         return result
     dtypes: set[str] = set()
     messages = []

@@ -181,6 +181,12 @@ def _emit_case(emitter, bb, operands, attributes, op):
     return relax.Call(select, [index] + outer)
 
 
+def _emit_call(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    return relax.Call(emitter.functions[attributes["callee"]], operands)
+
+
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
@@ -188,6 +194,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "kernel": _emit_kernel,
     "while": _emit_while,
     "case": _emit_case,
+    "call": _emit_call,
 }
 
 # Special ops whose Relax call returns a tuple even for one result.
@@ -231,6 +238,8 @@ class _Emitter:
         self.count = 0
         self.has_loops = False
         self.current_values: dict[int, Any] = {}
+        # GlobalVars by MLIR symbol (TVM renames 'a.b' to 'a_b').
+        self.functions: dict[str, Any] = {}
 
     def unique(self, hint: str) -> str:
         self.count += 1
@@ -304,6 +313,7 @@ class _Emitter:
         # How complex values were split into real pairs (stablehlo-lower-complex),
         # for callers to split arguments and join results.
         attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
+        known = set(bb.get().get_global_vars())
         with bb.function(name, params, attrs=attrs or None):
             with bb.dataflow():
                 self.emit_ops(bb, function["ops"], values)
@@ -311,6 +321,46 @@ class _Emitter:
                 result = outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
                 out = bb.emit_output(result)
             bb.emit_func_output(out)
+        module = bb.get()
+        (self.functions[name],) = (
+            g for g in set(module.get_global_vars()) - known if module[g].attrs.get("global_symbol") == name
+        )
+
+
+def _callees(blocks: list[dict]) -> set[str]:
+    names: set[str] = set()
+    for block in blocks:
+        for op in block["ops"]:
+            if op["name"] == "tvm.call":
+                names.add(op["attributes"]["callee"])
+            for region in op["regions"]:
+                names |= _callees(region)
+    return names
+
+
+def _callees_first(functions: list[dict]) -> list[dict]:
+    """`functions` ordered so that each comes after the functions it calls
+    (a Relax call needs its callee's GlobalVar)."""
+    by_name = {f["name"]: f for f in functions}
+    ordered: list[dict] = []
+    state: dict[str, str] = {}
+
+    def visit(function: dict) -> None:
+        name = function["name"]
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "visiting":
+            raise EmitError(f"@{name} calls itself (recursion has no Relax form here)")
+        state[name] = "visiting"
+        for callee in sorted(_callees([function])):
+            if callee in by_name:
+                visit(by_name[callee])
+        state[name] = "done"
+        ordered.append(function)
+
+    for function in functions:
+        visit(function)
+    return ordered
 
 
 def emit_module(functions: list[dict]):
@@ -318,9 +368,8 @@ def emit_module(functions: list[dict]):
     from .runtime import LOOPS_ATTRIBUTE
 
     emitter = _Emitter()
-    for function in functions:
-        if function["public"]:
-            emitter.emit_function(function)
+    for function in _callees_first([f for f in functions if f["public"]]):
+        emitter.emit_function(function)
     module = emitter.module.get()
     if emitter.has_loops:
         module = module.with_attr(LOOPS_ATTRIBUTE, True)

@@ -34,6 +34,7 @@ class Compiled:
 
         # order="C" copies only when needed and, unlike ascontiguousarray, keeps
         # 0-d arrays 0-d.
+        name = self._relax_name(name)
         complex_args, complex_results = self._complex_signature(name)
         arrays = []
         for i, a in enumerate(args):
@@ -49,6 +50,18 @@ class Compiled:
         if complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def _relax_name(self, name: str) -> str:
+        """The Relax name of the function the program calls `name` (TVM
+        renames symbols such as 'f.impl'; the original stays the function's
+        global_symbol)."""
+        if name in self._functions:
+            return name
+        for gvar, function in self.irmodule.functions.items():
+            attrs = function.attrs
+            if gvar.name_hint == name or (attrs is not None and attrs.get("global_symbol") == name):
+                return gvar.name_hint
+        return name
 
     def _complex_signature(self, name: str) -> tuple[set[int], set[int]]:
         attrs = self.irmodule[name].attrs

@@ -98,3 +98,49 @@ def test_cond_inside_a_loop():
         return lax.fori_loop(0, 6, lambda i, v: lax.cond(i % 2 == 0, lambda v: v * 2, lambda v: v - 1, v), x)
 
     assert_matches_jax(f, x)
+
+
+def test_composite_runs_its_decomposition():
+    (x,) = random_args([((5,), "float32")], seed=7)
+    scaled_tanh = lax.composite(lambda v: jnp.tanh(v) * 2, name="my.scaled_tanh")
+    assert_matches_jax(lambda v: scaled_tanh(v) + scaled_tanh(v * 3), x)
+
+
+CALLS_PUBLIC_HELPER = """
+func.func @main(%x: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
+  %0 = call @poly.step(%x) : (tensor<4xf64>) -> tensor<4xf64>
+  %1:2 = call @twice(%0) : (tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>)
+  return %1#0, %1#1 : tensor<4xf64>, tensor<4xf64>
+}
+func.func @twice(%x: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
+  %0 = call @poly.step(%x) : (tensor<4xf64>) -> tensor<4xf64>
+  %1 = call @poly.step(%0) : (tensor<4xf64>) -> tensor<4xf64>
+  return %0, %1 : tensor<4xf64>, tensor<4xf64>
+}
+func.func @poly.step(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = stablehlo.multiply %x, %x : tensor<4xf64>
+  %1 = stablehlo.subtract %0, %x : tensor<4xf64>
+  return %1 : tensor<4xf64>
+}
+"""
+
+
+def test_calls_to_public_functions_stay_calls():
+    """Public callees are not inlined: each is one Relax function, called
+    where the program calls it (a name with a dot included)."""
+    import stablehlo_tvm
+
+    irmodule = stablehlo_tvm.import_stablehlo(CALLS_PUBLIC_HELPER)
+    assert {g.name_hint for g in irmodule.get_global_vars()} == {"main", "twice", "poly_step"}
+    assert "poly_step(" in irmodule["twice"].script()
+    (x,) = random_args([((4,), "float64")], seed=8)
+    compiled = stablehlo_tvm.build(irmodule)
+
+    def step(v):
+        return v * v - v
+
+    want = jax.jit(lambda v: (step(step(v)), step(step(step(v)))))(x)
+    for got, expected in zip(compiled(x), want):
+        np.testing.assert_allclose(got, np.asarray(expected), rtol=1e-12)
+    # Called by its MLIR name, the dotted callee runs on its own too.
+    np.testing.assert_allclose(compiled.call("poly.step", x), np.asarray(jax.jit(step)(x)), rtol=1e-12)

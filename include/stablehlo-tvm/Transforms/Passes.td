@@ -27,6 +27,21 @@ def InlinePrivateFunctions : Pass<"stablehlo-inline-private-functions",
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
+  let summary = "Rewrite ops into the equivalent forms the conversion handles";
+  let description = [{
+    Preprocessing before the conversion to tvm, each rewrite exact:
+    - `composite` calls its `decomposition` (`func.call`);
+    - `get_tuple_element` of a `tuple` is the element; unused tuples go;
+    - `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_pad` and
+      `dynamic_iota` whose shape operands are constants and whose result
+      type is static become `broadcast_in_dim`, `reshape`, `pad` and `iota`;
+    - `real` of a real tensor is the tensor, `imag` of one is zeros.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::stablehlo::StableHLODialect"];
+}
+
 def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
   let summary = "Remove Shardy (sdy) sharding ops, meaningless on one device";
   let description = [{
@@ -50,7 +65,7 @@ def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
     either as `stablehlo.custom_call @check.expect_*(%actual, %expected)` or
     with ops of the `check` dialect. This pass makes such a program runnable
     by a harness. The entry is `@main`, or else every function without
-    arguments that checks. Every check in an entry's body is removed and its
+    arguments that checks (a program without either is left as it is). Every check in an entry's body is removed and its
     two values (a `*_const` check's constant materialized) are appended to the
     entry's results; the attribute `stablehlo_tvm.checks` lists, in order, how
     each pair is judged: `{kind, tolerance, min_ulp_difference,

@@ -12,6 +12,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::stablehlo_tvm {
@@ -68,6 +69,22 @@ struct BranchConversion : TVMTypedPattern<Op> {
   }
 };
 
+/// A call left after inlining (its callee is public) stays a call.
+struct CallConversion : OpConversionPattern<func::CallOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(func::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasTVMTypes(op))
+      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    rewriter.replaceOpWithNewOp<tvm::CallOp>(op, op.getResultTypes(),
+                                             op.getCalleeAttr(),
+                                             adaptor.getOperands());
+    return success();
+  }
+};
+
 /// The terminator of a tvm.while region.
 struct ReturnToYield : OpConversionPattern<stablehlo::ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -87,7 +104,8 @@ struct ReturnToYield : OpConversionPattern<stablehlo::ReturnOp> {
 void populateControlFlowPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns) {
   patterns.add<WhileConversion, BranchConversion<stablehlo::IfOp>,
-               BranchConversion<stablehlo::CaseOp>, ReturnToYield>(context);
+               BranchConversion<stablehlo::CaseOp>, CallConversion,
+               ReturnToYield>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

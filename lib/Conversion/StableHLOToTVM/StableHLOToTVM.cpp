@@ -28,6 +28,8 @@ struct ConvertStableHLOToTVMPass
     // and whatever stays is reported, all at once, by tvm-check-legality.
     // Bodies of stablehlo ops (reduce, ...) are scalar code their parent's
     // pattern reads as it is, so they are never converted on their own.
+    // Calls become tvm.call; unconverted ones are reported.
+    target.addIllegalOp<func::CallOp>();
     target.addDynamicallyLegalDialect<stablehlo::StableHLODialect>(
         [](Operation *op) -> std::optional<bool> {
           Operation *parent = op->getParentOp();

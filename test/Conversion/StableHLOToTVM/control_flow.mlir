@@ -50,3 +50,18 @@ func.func @choose(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
   }) : (tensor<i1>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Calls to public functions (left by the inliner) stay calls.
+// CHECK-LABEL: func.func @calls
+// CHECK: %[[R:.*]]:2 = tvm.call @helper(%arg0) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+// CHECK: return %[[R]]#1
+func.func @calls(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0:2 = call @helper(%x) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return %0#1 : tensor<2xf32>
+}
+func.func @helper(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = stablehlo.negate %x : tensor<2xf32>
+  return %x, %0 : tensor<2xf32>, tensor<2xf32>
+}

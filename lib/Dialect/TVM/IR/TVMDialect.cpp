@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tvm;
@@ -143,3 +144,16 @@ LogicalResult KernelOp::verifyRegions() {
 
 #define GET_OP_CLASSES
 #include "stablehlo-tvm/Dialect/TVM/IR/TVMOps.cpp.inc"
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee() << "' is not a function";
+  auto type = dyn_cast<FunctionType>(callee.getFunctionType());
+  if (!type || TypeRange(type.getInputs()) != getInputs().getTypes() ||
+      TypeRange(type.getResults()) != getResultTypes())
+    return emitOpError() << "types must match those of '" << getCallee()
+                         << "'";
+  return success();
+}

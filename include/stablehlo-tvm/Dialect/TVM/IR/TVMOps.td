@@ -9,6 +9,7 @@
 
 include "stablehlo-tvm/Dialect/TVM/IR/TVMBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -265,6 +266,20 @@ def TVM_CaseOp : TVM_Op<"case", [RecursiveMemoryEffects]> {
   let results = (outs Variadic<TVM_Tensor>:$results);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
   let hasRegionVerifier = 1;
+}
+
+def TVM_CallOp : TVM_Op<"call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Calls another function of the module: a Relax call of its GlobalVar";
+  let description = [{
+    The callee is a public function of the same module, emitted as its own
+    Relax function; several results come back as a tuple.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<TVM_Tensor>:$inputs);
+  let results = (outs Variadic<TVM_Tensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
 }
 
 def TVM_YieldOp : TVM_Op<"yield", [Pure, Terminator,

@@ -1,0 +1,72 @@
+// RUN: stablehlo-to-tvm %s --stablehlo-simplify --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @composite
+// CHECK: %[[R:.*]] = call @add_n.impl(%arg0) : (tensor<i64>) -> tensor<i64>
+// CHECK: return %[[R]]
+func.func @add_n.impl(%arg0: tensor<i64>) -> tensor<i64> {
+  %0 = stablehlo.constant dense<2> : tensor<i64>
+  %1 = stablehlo.add %arg0, %0 : tensor<i64>
+  func.return %1 : tensor<i64>
+}
+func.func @composite(%x: tensor<i64>) -> tensor<i64> {
+  %0 = stablehlo.composite "my.add_n" %x {composite_attributes = {n = 2 : i64}, decomposition = @add_n.impl} : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @tuples
+// CHECK-NOT: stablehlo.tuple
+// CHECK-NOT: get_tuple_element
+// CHECK: return %arg0, %arg1
+func.func @tuples(%a: tensor<2xf64>, %b: tensor<i64>) -> (tensor<2xf64>, tensor<i64>) {
+  %inner = stablehlo.tuple %b : tuple<tensor<i64>>
+  %t = stablehlo.tuple %a, %inner : tuple<tensor<2xf64>, tuple<tensor<i64>>>
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf64>, tuple<tensor<i64>>>) -> tensor<2xf64>
+  %1 = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf64>, tuple<tensor<i64>>>) -> tuple<tensor<i64>>
+  %2 = stablehlo.get_tuple_element %1[0] : (tuple<tensor<i64>>) -> tensor<i64>
+  func.return %0, %2 : tensor<2xf64>, tensor<i64>
+}
+
+// -----
+
+// Shapes given as constants: the static ops.
+// CHECK-LABEL: func.func @constant_shapes
+// CHECK: stablehlo.broadcast_in_dim %arg0, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: stablehlo.reshape %arg0 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: stablehlo.pad %arg0, %{{.*}}, low = [1], high = [-1], interior = [1] : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
+// CHECK: stablehlo.iota dim = 0 : tensor<4xi32>
+func.func @constant_shapes(%x: tensor<3xf32>, %p: tensor<f32>) -> (tensor<2x3xf32>, tensor<3x1xf32>, tensor<5xf32>, tensor<4xi32>) {
+  %s = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %r = stablehlo.constant dense<[3, 1]> : tensor<2xi32>
+  %1 = stablehlo.dynamic_reshape %x, %r : (tensor<3xf32>, tensor<2xi32>) -> tensor<3x1xf32>
+  %lo = stablehlo.constant dense<1> : tensor<1xi64>
+  %hi = stablehlo.constant dense<-1> : tensor<1xi64>
+  %in = stablehlo.constant dense<1> : tensor<1xi64>
+  %2 = stablehlo.dynamic_pad %x, %p, %lo, %hi, %in : (tensor<3xf32>, tensor<f32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5xf32>
+  %n = stablehlo.constant dense<4> : tensor<1xi64>
+  %3 = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi64>) -> tensor<4xi32>
+  func.return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<3x1xf32>, tensor<5xf32>, tensor<4xi32>
+}
+
+// -----
+
+// A shape known only at run time stays dynamic.
+// CHECK-LABEL: func.func @runtime_shape
+// CHECK: stablehlo.dynamic_reshape
+func.func @runtime_shape(%x: tensor<4xf32>, %s: tensor<2xi64>) -> tensor<2x2xf32> {
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<4xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  func.return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @parts_of_real
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<2xf64>
+// CHECK: return %arg0, %[[Z]]
+func.func @parts_of_real(%x: tensor<2xf64>) -> (tensor<2xf64>, tensor<2xf64>) {
+  %0 = stablehlo.real %x : tensor<2xf64>
+  %1 = stablehlo.imag %x : tensor<2xf64>
+  func.return %0, %1 : tensor<2xf64>, tensor<2xf64>
+}
