@@ -58,6 +58,17 @@ def _in_unsigned(fn, fold=None):
     return op
 
 
+def _subi(args, attrs, dtype):
+    """Wrapping subtraction. TVM's simplifier turns an unsigned `0 - b` into
+    0, so a subtraction from zero is the two's complement ~b + 1."""
+    tir = _tir()
+    a, b = args
+    if isinstance(a, tir.IntImm) and a.value == 0 and not isinstance(b, tir.IntImm) and dtype != "bool":
+        u = _unsigned(dtype)
+        return _as(dtype, tir.bitwise_not(_as(u, b)) + tir.IntImm(u, 1))
+    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y)(args, attrs, dtype)
+
+
 def _signed(fn):
     def op(args, attrs, dtype):
         return fn(*args)
@@ -214,7 +225,7 @@ def _table() -> dict[str, Callable[[list, dict, str], Any]]:
     tir = _tir()
     return {
         "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b),
-        "arith.subi": _in_unsigned(lambda a, b: a - b, lambda a, b: a - b),
+        "arith.subi": _subi,
         "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b),
         "arith.divsi": _signed(tir.truncdiv),
         "arith.remsi": _signed(tir.truncmod),

@@ -71,3 +71,66 @@ def test_nextafter(dtype):
     x = np.array([0.0, -0.0, 1.0, 1.0, -1.0, np.inf, np.nan, 5.0, 1e-45, -3.0], dtype)
     y = np.array([1.0, -1.0, 2.0, 0.0, -1.0, 0.0, 1.0, np.nan, 0.0, np.inf], dtype)
     assert_matches_jax(jnp.nextafter, x, y, rtol=0, atol=0)
+
+
+def _power_module(dtype: str, n: int) -> str:
+    return f"""
+func.func @main(%x: tensor<{n}x{dtype}>, %y: tensor<{n}x{dtype}>) -> tensor<{n}x{dtype}> {{
+  %0 = stablehlo.power %x, %y : tensor<{n}x{dtype}>
+  return %0 : tensor<{n}x{dtype}>
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype,mlir", [(np.int64, "i64"), (np.int32, "i32"), (np.uint8, "ui8"), (np.int8, "i8")])
+def test_integer_power_matches_jax_with_wraparound(dtype, mlir):
+    """JAX has no integer stablehlo.power, but jnp.power computes the same
+    wrapping product for small exponents >= 0; the program is written by
+    hand. Large exponents are checked against Python's exact power, wrapped
+    (jnp.power looks at the low bits of the exponent only)."""
+    import stablehlo_tvm
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(-9 if np.issubdtype(dtype, np.signedinteger) else 0, 10, 64).astype(dtype)
+    y = rng.integers(0, 8, 64).astype(dtype)
+    compiled = stablehlo_tvm.build(_power_module(mlir, 64))
+    np.testing.assert_array_equal(compiled(x, y), np.asarray(jax.jit(jnp.power)(x, y)))
+    y = rng.integers(0, min(np.iinfo(dtype).max, 1000), 64, endpoint=True).astype(dtype)
+    bits = np.iinfo(dtype).bits
+    exact = [pow(int(a), int(b), 1 << bits) for a, b in zip(x, y)]
+    expected = np.array(exact, dtype=object).astype(np.uint64).astype(np.dtype(f"uint{bits}")).view(dtype)
+    np.testing.assert_array_equal(compiled(x, y), expected)
+
+
+def test_integer_power_negative_exponents():
+    """StableHLO: x^-n is 1 for x = 1, +-1 for x = -1 and 0 otherwise (jnp.power
+    differs there, so the reference is the rule itself)."""
+    import stablehlo_tvm
+
+    x = np.array([-1, -1, -3, 1, 2, 0, -1, 5], np.int64)
+    y = np.array([-1, -2, -3, -7, -1, -5, np.iinfo(np.int64).min, -1], np.int64)
+    expected = np.array([-1, 1, 0, 1, 0, 0, 1, 0], np.int64)
+    np.testing.assert_array_equal(stablehlo_tvm.build(_power_module("i64", 8))(x, y), expected)
+
+
+@pytest.mark.parametrize("dtype,mlir", [(np.int8, "i8"), (np.uint16, "ui16"), (np.int32, "i32"), (np.int64, "i64"), (np.uint64, "ui64")])
+def test_mulhi_is_the_high_half_of_the_exact_product(dtype, mlir):
+    import stablehlo_tvm
+
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(4)
+    x = rng.integers(info.min, info.max, 256, dtype=dtype, endpoint=True)
+    y = rng.integers(info.min, info.max, 256, dtype=dtype, endpoint=True)
+    x[:4] = [info.min, info.max, info.min, 0]
+    y[:4] = [info.min, info.max, info.max, info.max]
+    text = f"""
+func.func @main(%x: tensor<256x{mlir}>, %y: tensor<256x{mlir}>) -> tensor<256x{mlir}> {{
+  %0 = chlo.mulhi %x, %y : tensor<256x{mlir}>, tensor<256x{mlir}> -> tensor<256x{mlir}>
+  return %0 : tensor<256x{mlir}>
+}}
+"""
+    bits = info.bits
+    expected = np.array([((int(a) * int(b)) >> bits) for a, b in zip(x, y)], dtype=object)
+    expected = np.array([int(v) & ((1 << bits) - 1) for v in expected], dtype=object)
+    expected = expected.astype(np.uint64).astype(np.dtype(f"uint{bits}")).view(dtype)
+    np.testing.assert_array_equal(stablehlo_tvm.build(text)(x, y), expected)

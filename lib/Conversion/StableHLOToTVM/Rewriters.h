@@ -31,6 +31,8 @@ void populateTriangularSolvePatterns(MLIRContext *context,
 void populateConvolutionPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateIntegerMathPatterns(MLIRContext *context,
+                                 RewritePatternSet &patterns);
 void populateBitLevelPatterns(MLIRContext *context,
                               RewritePatternSet &patterns);
 
@@ -194,6 +196,14 @@ void storeAccumulators(OpBuilder &builder, Location loc,
 /// scalars `args`; fails if it uses an op with no scalar form here.
 FailureOr<SmallVector<Value>> scalarizeBody(OpBuilder &builder, Block &body,
                                             ValueRange args);
+
+/// x^y for integers of `element` type: squaring over every bit of y. A
+/// negative y gives 1 for x = 1, +-1 for x = -1 and 0 otherwise.
+Value integerPower(OpBuilder &b, Location loc, Type element, Value x, Value y);
+
+/// The upper half of the double-width product of two integers of `element`
+/// type (signed or unsigned as the type says).
+Value multiplyHigh(OpBuilder &b, Location loc, Type element, Value x, Value y);
 
 /// An arith constant of the signless scalar type for `type`'s bits.
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,

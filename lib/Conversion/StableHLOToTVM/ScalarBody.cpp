@@ -281,6 +281,13 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
           return nullptr;
         return convert(b, loc, operandElement, element, args[0]);
       })
+      .Case([&](stablehlo::PowOp) -> Value {
+        if (isFloat)
+          return math::PowFOp::create(b, loc, args[0], args[1]);
+        if (isBool)
+          return nullptr;
+        return integerPower(b, loc, element, args[0], args[1]);
+      })
       .Case([&](stablehlo::ExpOp) -> Value {
         return isFloat ? math::ExpOp::create(b, loc, args[0]) : nullptr;
       })

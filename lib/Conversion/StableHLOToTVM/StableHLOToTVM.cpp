@@ -59,6 +59,7 @@ struct ConvertStableHLOToTVMPass
     populateTriangularSolvePatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
+    populateIntegerMathPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -69,6 +69,14 @@ def CHLO_IsNegInfOp : CHLO_UnaryOp<"is_neg_inf", CHLO_FpTensor, CHLO_PredTensor>
 def CHLO_IsPosInfOp : CHLO_UnaryOp<"is_pos_inf", CHLO_FpTensor, CHLO_PredTensor>;
 
 def CHLO_NextAfterOp : CHLO_BinaryOp<"next_after">;
+def CHLO_MulhiOp : CHLO_BinaryOp<"mulhi",
+    RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger]>> {
+  let summary = "the high half of the double-width product of two integers";
+  let description = [{
+    For N-bit integers, the upper N bits of the exact 2N-bit product,
+    signed or unsigned as the element type says.
+  }];
+}
 def CHLO_PolygammaOp : CHLO_BinaryOp<"polygamma">;
 def CHLO_ZetaOp : CHLO_BinaryOp<"zeta">;
 
