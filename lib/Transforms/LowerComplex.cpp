@@ -257,6 +257,20 @@ struct Complex : Real {
     return {Real::sub(constant(x.first, M_PI_2), s.first), neg(s.second)};
   }
   Parts atan(Parts x) { return timesMinusI(atanh(timesI(x))); }
+  /// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
+  Parts complexAtan2(Parts y, Parts x) {
+    Parts iy = timesI(y);
+    Parts direction = add(x, iy);
+    Parts xx = mul(x, x);
+    Parts yy = mul(y, y);
+    Parts modulus = sqrt(add(xx, yy));
+    return timesMinusI(log(div(direction, modulus)));
+  }
+  /// logistic(z) = 1 / (1 + exp(-z)).
+  Parts logistic(Parts x) {
+    Parts e = exp(negate(x));
+    return reciprocal(add(real(x.first, 1.0, 0.0), e));
+  }
   Parts sin(Parts x) {
     return {Real::mul(Real::sin(x.first), cosh(x.second)),
             Real::mul(Real::cos(x.first), sinh(x.second))};
@@ -382,6 +396,8 @@ COMPLEX_UNARY(AtanhLowering, chlo::AtanhOp, c.atanh(x[0]))
 COMPLEX_UNARY(AsinLowering, chlo::AsinOp, c.asin(x[0]))
 COMPLEX_UNARY(AcosLowering, chlo::AcosOp, c.acos(x[0]))
 COMPLEX_UNARY(AtanLowering, chlo::AtanOp, c.atan(x[0]))
+COMPLEX_UNARY(Atan2Lowering, stablehlo::Atan2Op, c.complexAtan2(x[0], x[1]))
+COMPLEX_UNARY(LogisticLowering, stablehlo::LogisticOp, c.logistic(x[0]))
 COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
               (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
@@ -718,6 +734,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
+                 Atan2Lowering, LogisticLowering,
                  SquareLowering, SortLowering, BitcastLowering,
                  ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(

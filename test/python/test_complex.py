@@ -35,6 +35,7 @@ def test_functions(dtype):
         return (
             jnp.abs(x), jnp.exp(x), jnp.log(x), jnp.sqrt(x), jax.lax.rsqrt(x),
             jnp.sin(x), jnp.cos(x), jnp.tanh(x), jnp.expm1(x), jnp.log1p(x), x**3, x ** (0.5 + 1j),
+            jax.lax.logistic(x), jax.lax.atan2(x, x[::-1]),
         )
 
     assert_matches_jax(f, x, rtol=rtol, atol=rtol)
