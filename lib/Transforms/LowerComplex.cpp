@@ -409,6 +409,140 @@ COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
               (Parts{x[0].first, x[1].first}))
 #undef COMPLEX_UNARY
 
+/// Fourier transforms as products with DFT matrices, one axis at a time:
+/// x[n] -> sum_n x[n] (cos t + i s sin t), t = 2 pi k n / N, s = -1 forward
+/// and +1 inverse (scaled by 1/N). RFFT keeps bins 0..N/2; IRFFT reads
+/// them as a Hermitian spectrum (the imaginary parts of bins 0 and N/2 do
+/// not contribute), as numpy and XLA do.
+struct FftLowering : ComplexPattern<stablehlo::FftOp> {
+  using ComplexPattern::ComplexPattern;
+
+  /// The n-by-m matrix entry(i, j) in the element type of `like`.
+  static Value matrix(Complex &c, Value like, int64_t n, int64_t m,
+                      llvm::function_ref<double(int64_t, int64_t)> entry) {
+    Type element = cast<RankedTensorType>(like.getType()).getElementType();
+    auto type = RankedTensorType::get({n, m}, element);
+    SmallVector<APFloat> values;
+    values.reserve(n * m);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) {
+        APFloat value(entry(i, j));
+        bool lost;
+        value.convert(cast<FloatType>(element).getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(value);
+      }
+    return stablehlo::ConstantOp::create(c.b, c.loc, type,
+                                         DenseElementsAttr::get(type, values));
+  }
+
+  /// cos or sin of 2 pi (k n mod N) / N, reduced exactly and computed in
+  /// extended precision, so that the double is correctly rounded.
+  static double twiddle(int64_t k, int64_t n, int64_t length, bool sine) {
+    constexpr long double twoPi = 6.283185307179586476925286766559005768L;
+    long double angle = twoPi * static_cast<long double>((k * n) % length) /
+                        static_cast<long double>(length);
+    return static_cast<double>(sine ? std::sin(angle) : std::cos(angle));
+  }
+
+  /// x contracted along `axis` with `m` (rows: x's axis), the new axis in
+  /// its place.
+  static Value along(Complex &c, Value x, int64_t axis, Value m) {
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank(), out = cast<RankedTensorType>(m.getType()).getDimSize(1);
+    SmallVector<int64_t> shape, perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        shape.push_back(type.getDimSize(d));
+    shape.push_back(out);
+    auto dims = stablehlo::DotDimensionNumbersAttr::get(c.b.getContext(), {}, {},
+                                                        {axis}, {0});
+    Value product = stablehlo::DotGeneralOp::create(
+        c.b, c.loc, type.clone(shape), x, m, dims, nullptr, nullptr);
+    if (axis == rank - 1)
+      return product;
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d < axis ? d : (d == axis ? rank - 1 : d - 1));
+    SmallVector<int64_t> restored(type.getShape());
+    restored[axis] = out;
+    return stablehlo::TransposeOp::create(c.b, c.loc, type.clone(restored),
+                                          product,
+                                          c.b.getDenseI64ArrayAttr(perm));
+  }
+
+  static Parts complexDft(Complex &c, Parts x, int64_t axis, bool inverse) {
+    int64_t n = cast<RankedTensorType>(x.first.getType()).getDimSize(axis);
+    double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
+    double sign = inverse ? 1.0 : -1.0;
+    Value cosine = matrix(c, x.first, n, n, [&](int64_t i, int64_t k) {
+      return scale * twiddle(k, i, n, false);
+    });
+    Value sine = matrix(c, x.first, n, n, [&](int64_t i, int64_t k) {
+      return sign * scale * twiddle(k, i, n, true);
+    });
+    Value rc = along(c, x.first, axis, cosine), is = along(c, x.second, axis, sine);
+    Value ic = along(c, x.second, axis, cosine), rs = along(c, x.first, axis, sine);
+    return {c.sub(rc, is), c.add(ic, rs)};
+  }
+
+  FailureOr<SmallVector<Value>> lower(stablehlo::FftOp op, ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    ArrayRef<int64_t> lengths = op.getFftLength();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = resultType.getRank();
+    int64_t first = rank - static_cast<int64_t>(lengths.size());
+    int64_t last = rank - 1;
+    switch (op.getFftType()) {
+    case stablehlo::FftType::FFT:
+    case stablehlo::FftType::IFFT: {
+      bool inverse = op.getFftType() == stablehlo::FftType::IFFT;
+      Parts v = x[0];
+      for (int64_t axis = first; axis <= last; ++axis)
+        v = complexDft(c, v, axis, inverse);
+      return SmallVector<Value>{v.first, v.second};
+    }
+    case stablehlo::FftType::RFFT: {
+      int64_t n = lengths.back(), bins = n / 2 + 1;
+      Value cosine = matrix(c, x[0].first, n, bins, [&](int64_t i, int64_t k) {
+        return twiddle(k, i, n, false);
+      });
+      Value sine = matrix(c, x[0].first, n, bins, [&](int64_t i, int64_t k) {
+        return -twiddle(k, i, n, true);
+      });
+      Parts v{along(c, x[0].first, last, cosine),
+              along(c, x[0].first, last, sine)};
+      for (int64_t axis = first; axis < last; ++axis)
+        v = complexDft(c, v, axis, false);
+      return SmallVector<Value>{v.first, v.second};
+    }
+    case stablehlo::FftType::IRFFT: {
+      Parts v = x[0];
+      for (int64_t axis = first; axis < last; ++axis)
+        v = complexDft(c, v, axis, true);
+      int64_t n = lengths.back();
+      int64_t bins = cast<RankedTensorType>(v.first.getType()).getDimSize(last);
+      // Bins 1..ceil(N/2)-1 stand for themselves and their conjugates.
+      auto weight = [&](int64_t k) {
+        if (k > n / 2)
+          return 0.0;
+        bool single = k == 0 || (n % 2 == 0 && k == n / 2);
+        return (single ? 1.0 : 2.0) / static_cast<double>(n);
+      };
+      Value cosine = matrix(c, v.first, bins, n, [&](int64_t k, int64_t i) {
+        return weight(k) * twiddle(k, i, n, false);
+      });
+      Value sine = matrix(c, v.first, bins, n, [&](int64_t k, int64_t i) {
+        return -weight(k) * twiddle(k, i, n, true);
+      });
+      Value re = along(c, v.first, last, cosine);
+      Value im = along(c, v.second, last, sine);
+      return SmallVector<Value>{c.add(re, im)};
+    }
+    }
+    return failure();
+  }
+};
+
 /// bitcast_convert between identical complex types keeps the parts.
 struct BitcastLowering : ComplexPattern<stablehlo::BitcastConvertOp> {
   using ComplexPattern::ComplexPattern;
@@ -734,7 +868,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  DotGeneralLowering, ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
-                 Atan2Lowering, LogisticLowering,
+                 Atan2Lowering, LogisticLowering, FftLowering,
                  SquareLowering, SortLowering, BitcastLowering,
                  ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(

@@ -158,3 +158,29 @@ func.func @bitcast_same(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
   %0 = stablehlo.bitcast_convert %x : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
   return %0 : tensor<2xcomplex<f32>>
 }
+
+// -----
+
+// RFFT: products with cos and -sin matrices along the last axis (bins 0..N/2).
+// CHECK-LABEL: func.func @rfft
+// CHECK-SAME: -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-DAG: %[[COS:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
+// CHECK-DAG: %[[SIN:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
+// CHECK-DAG: %[[RE:.*]] = stablehlo.dot_general %arg0, %[[COS]], contracting_dims = [1] x [0]
+// CHECK-DAG: %[[IM:.*]] = stablehlo.dot_general %arg0, %[[SIN]], contracting_dims = [1] x [0]
+// CHECK: return %[[RE]], %[[IM]]
+func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>>
+  return %0 : tensor<2x3xcomplex<f32>>
+}
+
+// -----
+
+// FFT over a leading axis: the product's new axis moves back in place.
+// CHECK-LABEL: func.func @fft2
+// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, contracting_dims = [0] x [0]
+// CHECK: stablehlo.transpose %{{.*}}, dims = [1, 0]
+func.func @fft2(%x: tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [3, 5] : (tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>>
+  return %0 : tensor<3x5xcomplex<f64>>
+}
