@@ -109,6 +109,70 @@ struct StaticIota : OpRewritePattern<stablehlo::DynamicIotaOp> {
   }
 };
 
+/// batch_group_count G: the lhs batch split into G slices, slice g convolved
+/// with output-feature group g. That is a feature-group convolution over the
+/// lhs with its batch slices moved beside its features: [B, F, ...] ->
+/// [G, B/G, F, ...] -> [B/G, G, F, ...] -> [B/G, G*F, ...].
+struct BatchGroupsAsFeatureGroups : OpRewritePattern<stablehlo::ConvolutionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::ConvolutionOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t groups = op.getBatchGroupCount();
+    auto lhsType = dyn_cast<RankedTensorType>(op.getLhs().getType());
+    if (groups == 1 || op.getFeatureGroupCount() != 1 || !lhsType ||
+        !lhsType.hasStaticShape())
+      return failure();
+    auto dims = op.getDimensionNumbers();
+    ArrayRef<int64_t> shape = lhsType.getShape();
+    int64_t batch = shape[dims.getInputBatchDimension()];
+    int64_t features = shape[dims.getInputFeatureDimension()];
+    SmallVector<int64_t> perm{dims.getInputBatchDimension(),
+                              dims.getInputFeatureDimension()};
+    llvm::append_range(perm, dims.getInputSpatialDimensions());
+    SmallVector<int64_t> spatial;
+    for (int64_t d : dims.getInputSpatialDimensions())
+      spatial.push_back(shape[d]);
+    Location loc = op.getLoc();
+    auto shaped = [&](ArrayRef<int64_t> lead) {
+      SmallVector<int64_t> full(lead);
+      llvm::append_range(full, spatial);
+      return lhsType.clone(full);
+    };
+    Value x = stablehlo::TransposeOp::create(rewriter, loc,
+                                             shaped({batch, features}),
+                                             op.getLhs(),
+                                             rewriter.getDenseI64ArrayAttr(perm));
+    x = stablehlo::ReshapeOp::create(
+        rewriter, loc, shaped({groups, batch / groups, features}), x);
+    SmallVector<int64_t> swap{1, 0};
+    for (size_t d = 0; d <= spatial.size(); ++d)
+      swap.push_back(2 + d);
+    x = stablehlo::TransposeOp::create(
+        rewriter, loc, shaped({batch / groups, groups, features}), x,
+        rewriter.getDenseI64ArrayAttr(swap));
+    x = stablehlo::ReshapeOp::create(
+        rewriter, loc, shaped({batch / groups, groups * features}), x);
+    SmallVector<int64_t> newSpatial;
+    for (size_t d = 0; d < spatial.size(); ++d)
+      newSpatial.push_back(2 + d);
+    auto newDims = stablehlo::ConvDimensionNumbersAttr::get(
+        rewriter.getContext(), 0, 1, newSpatial,
+        dims.getKernelInputFeatureDimension(),
+        dims.getKernelOutputFeatureDimension(),
+        dims.getKernelSpatialDimensions(), dims.getOutputBatchDimension(),
+        dims.getOutputFeatureDimension(), dims.getOutputSpatialDimensions());
+    auto conv = cast<stablehlo::ConvolutionOp>(rewriter.clone(*op));
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv.getLhsMutable().assign(x);
+      conv.setDimensionNumbersAttr(newDims);
+      conv.setFeatureGroupCount(groups);
+      conv.setBatchGroupCount(1);
+    });
+    rewriter.replaceOp(op, conv.getResult());
+    return success();
+  }
+};
+
 /// real/imag of a real tensor: the tensor itself, and zeros.
 template <typename PartOp, bool isImag>
 struct PartOfReal : OpRewritePattern<PartOp> {
@@ -136,6 +200,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
     RewritePatternSet patterns(&getContext());
     patterns.add<CompositeToCall, TupleElementOfTuple, StaticBroadcastInDim,
                  StaticReshape, StaticPad, StaticIota,
+                 BatchGroupsAsFeatureGroups,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>>(&getContext());
     // Only these rewrites: folding and region simplification are left to

@@ -70,3 +70,18 @@ func.func @parts_of_real(%x: tensor<2xf64>) -> (tensor<2xf64>, tensor<2xf64>) {
   %1 = stablehlo.imag %x : tensor<2xf64>
   func.return %0, %1 : tensor<2xf64>, tensor<2xf64>
 }
+
+// -----
+
+// batch_group_count 2 over [b, 0, f]: batch slices move beside the features.
+// CHECK-LABEL: func.func @batch_groups
+// CHECK: %[[T:.*]] = stablehlo.transpose %arg0, dims = [0, 2, 1] : (tensor<4x5x3xf32>) -> tensor<4x3x5xf32>
+// CHECK: %[[R:.*]] = stablehlo.reshape %[[T]] : (tensor<4x3x5xf32>) -> tensor<2x2x3x5xf32>
+// CHECK: %[[S:.*]] = stablehlo.transpose %[[R]], dims = [1, 0, 2, 3] : (tensor<2x2x3x5xf32>) -> tensor<2x2x3x5xf32>
+// CHECK: %[[L:.*]] = stablehlo.reshape %[[S]] : (tensor<2x2x3x5xf32>) -> tensor<2x6x5xf32>
+// CHECK: stablehlo.convolution(%[[L]], %arg1) dim_numbers = [b, f, 0]x[0, i, o]->[b, 0, f]
+// CHECK-SAME: batch_group_count = 1 : i64, feature_group_count = 2 : i64
+func.func @batch_groups(%x: tensor<4x5x3xf32>, %w: tensor<2x3x4xf32>) -> tensor<2x4x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x5x3xf32>, tensor<2x3x4xf32>) -> tensor<2x4x4xf32>
+  func.return %0 : tensor<2x4x4xf32>
+}

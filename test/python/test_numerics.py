@@ -338,3 +338,18 @@ def test_optimization_barrier_and_remat():
         return jax.grad(lambda x: jnp.sum(jax.checkpoint(lambda y: jnp.tanh(y) @ y)(x)))(x) + a - b
 
     assert_matches_jax(f, x, rtol=1e-5, atol=1e-5)
+
+
+def test_grouped_convolution_weight_gradient_uses_batch_groups():
+    """The kernel gradient of a depthwise convolution is a convolution with
+    batch_group_count (rewritten into feature groups by stablehlo-simplify)."""
+    x, w = random_args([((2, 8, 8, 4), "float32"), ((3, 3, 1, 4), "float32")], seed=9)
+
+    def loss(w, x):
+        y = jax.lax.conv_general_dilated(
+            x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=4
+        )
+        return jnp.sum(jnp.tanh(y))
+
+    assert "batch_group_count = 4" in jax.jit(jax.grad(loss)).lower(w, x).as_text()
+    assert_matches_jax(jax.grad(loss), w, x, rtol=1e-4, atol=1e-4)

@@ -36,7 +36,10 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
     - `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_pad` and
       `dynamic_iota` whose shape operands are constants and whose result
       type is static become `broadcast_in_dim`, `reshape`, `pad` and `iota`;
-    - `real` of a real tensor is the tensor, `imag` of one is zeros.
+    - `real` of a real tensor is the tensor, `imag` of one is zeros;
+    - a `convolution` with `batch_group_count` G becomes one with
+      `feature_group_count` G over the lhs with its G batch slices moved
+      next to its features.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::stablehlo::StableHLODialect"];
