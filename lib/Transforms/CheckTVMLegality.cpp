@@ -3,6 +3,7 @@
 #include "stablehlo-tvm/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "llvm/ADT/SetVector.h"
@@ -22,11 +23,19 @@ bool isLegal(Operation *op) {
   return isa_and_nonnull<tvm::TVMDialect, BuiltinDialect>(dialect);
 }
 
+/// The op's name; a custom call's with its target, which is what differs.
+std::string describe(Operation *op) {
+  std::string name = op->getName().getStringRef().str();
+  if (auto call = dyn_cast<stablehlo::CustomCallOp>(op))
+    name += " @" + call.getCallTargetName().str();
+  return name;
+}
+
 struct CheckTVMLegalityPass
     : impl::CheckTVMLegalityBase<CheckTVMLegalityPass> {
   void runOnOperation() override {
     SmallVector<Operation *> illegal;
-    llvm::SetVector<StringRef> names;
+    SmallVector<std::string> names;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       // A kernel's body is scalar code its verifier has already checked.
       if (isa<tvm::KernelOp>(op))
@@ -34,7 +43,8 @@ struct CheckTVMLegalityPass
       if (isLegal(op))
         return WalkResult::advance();
       illegal.push_back(op);
-      names.insert(op->getName().getStringRef());
+      if (!llvm::is_contained(names, describe(op)))
+        names.push_back(describe(op));
       // What is nested in an unsupported op is reported with it.
       return WalkResult::skip();
     });
@@ -52,7 +62,7 @@ struct CheckTVMLegalityPass
                         op->getResultTypes())
           .print(os);
       diag.attachNote(op->getLoc())
-          << "unsupported operation '" << op->getName() << "' : " << types;
+          << "unsupported operation '" << describe(op) << "' : " << types;
     }
     signalPassFailure();
   }

@@ -187,6 +187,19 @@ def _emit_call(emitter, bb, operands, attributes, op):
     return relax.Call(emitter.functions[attributes["callee"]], operands)
 
 
+def _emit_call_dps_packed(emitter, bb, operands, attributes, op):
+    from tvm import relax, tirx
+
+    from .lapack import register
+
+    if attributes["function"].startswith("stablehlo_tvm.lapack."):
+        register()
+    where = f"{op['location']}: tvm.call_dps_packed"
+    out = [_tensor_type(type_info, where) for _, type_info in op["results"]]
+    scalars = [relax.prim_value(tirx.IntImm("int64", int(v))) for v in attributes["scalars"]]
+    return relax.call_dps_packed(attributes["function"], list(operands) + scalars, out_ty=out[0] if len(out) == 1 else out)
+
+
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
@@ -195,6 +208,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "while": _emit_while,
     "case": _emit_case,
     "call": _emit_call,
+    "call_dps_packed": _emit_call_dps_packed,
 }
 
 # Special ops whose Relax call returns a tuple even for one result.

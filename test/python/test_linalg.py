@@ -1,14 +1,17 @@
-"""Linear algebra kernels. JAX on CPU sends these to LAPACK custom calls, so
-the programs here are StableHLO text; numpy's solver is the reference."""
+"""Linear algebra: stablehlo.triangular_solve as a kernel (programs written
+as StableHLO text, numpy's solver the reference), and jnp.linalg's LAPACK
+custom calls against jax.jit."""
 
 from __future__ import annotations
 
 import itertools
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import stablehlo_tvm
+from conftest import assert_matches_jax, random_args
 
 
 @pytest.mark.parametrize(
@@ -31,3 +34,63 @@ def test_triangular_solve(left, lower, transpose, unit):
         t = t - np.einsum("bii->bi", t)[..., None] * np.eye(5) + np.eye(5)
     op = np.swapaxes(t, -1, -2) if transpose == "TRANSPOSE" else t
     np.testing.assert_allclose(op @ x if left else x @ op, b, rtol=1e-10, atol=1e-10)
+
+
+# jnp.linalg on CPU lowers to LAPACK custom calls (lapack_*potrf_ffi, ...),
+# imported as library calls to SciPy's LAPACK.
+
+
+def _spd(batch, n, dtype, seed):
+    (a,) = random_args([((*batch, n, n), dtype)], seed=seed)
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10)])
+def test_cholesky_solve_inv_det(dtype, tol):
+    spd = _spd((3,), 5, dtype, seed=1)
+    (a, b) = random_args([((3, 5, 5), dtype), ((3, 5, 2), dtype)], seed=2)
+    assert_matches_jax(jnp.linalg.cholesky, spd, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.solve, a, b, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.inv, a, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: (jnp.linalg.det(m), *jnp.linalg.slogdet(m)), a, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10)])
+def test_qr_eigh_svd(dtype, tol):
+    (a,) = random_args([((2, 6, 4), dtype)], seed=3)
+    assert_matches_jax(lambda m: jnp.linalg.qr(m), a, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jnp.linalg.qr(m, mode="complete"), a, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.eigh, _spd((2,), 4, dtype, seed=4), rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jnp.linalg.svd(m, full_matrices=False), a, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jnp.linalg.svd(m, compute_uv=False), a, rtol=tol, atol=tol)
+
+
+def test_gaussian_process_posterior_mean():
+    """A real program: GP regression through a Cholesky factor and two
+    triangular solves (jax.scipy.linalg.cho_solve)."""
+    import jax.scipy.linalg as jsl
+
+    (x, y, xs) = random_args([((20, 2), "float64"), ((20,), "float64"), ((7, 2), "float64")], seed=5)
+
+    def posterior_mean(x, y, xs):
+        def kernel(p, q):
+            return jnp.exp(-0.5 * jnp.sum((p[:, None] - q[None]) ** 2, -1))
+
+        factor = jsl.cho_factor(kernel(x, x) + 1e-3 * jnp.eye(x.shape[0]))
+        return kernel(xs, x) @ jsl.cho_solve(factor, y)
+
+    assert_matches_jax(posterior_mean, x, y, xs, rtol=1e-9, atol=1e-9)
+
+
+def test_unknown_custom_call_target_is_named():
+    import stablehlo_tvm
+    from stablehlo_tvm.errors import MLIRError
+
+    text = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @my_vendor_kernel(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    with pytest.raises(MLIRError, match=r"unsupported: stablehlo.custom_call @my_vendor_kernel"):
+        stablehlo_tvm.import_stablehlo(text)

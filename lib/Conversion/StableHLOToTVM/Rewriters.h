@@ -33,6 +33,7 @@ void populateConvolutionPatterns(MLIRContext *context,
 void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateIntegerMathPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
+void populateLapackPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateBitLevelPatterns(MLIRContext *context,
                               RewritePatternSet &patterns);
 

@@ -60,6 +60,7 @@ struct ConvertStableHLOToTVMPass
     populateConvolutionPatterns(context, patterns);
     populateMathPatterns(context, patterns);
     populateIntegerMathPatterns(context, patterns);
+    populateLapackPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

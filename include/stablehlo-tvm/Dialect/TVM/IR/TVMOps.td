@@ -282,6 +282,23 @@ def TVM_CallOp : TVM_Op<"call", [
   }];
 }
 
+def TVM_CallDpsPackedOp : TVM_Op<"call_dps_packed", [Pure]> {
+  let summary = "Calls a registered packed function in destination-passing style";
+  let description = [{
+    `relax.call_dps_packed(function, [inputs..., scalars...], out_ty)`: the
+    function, registered with TVM's FFI under `function`, receives the input
+    tensors, then each scalar as an int64, then one preallocated tensor per
+    result to write. Library routines (LAPACK, ...) are called this way.
+  }];
+  let arguments = (ins StrAttr:$function, Variadic<TVM_Tensor>:$inputs,
+                   DenseI64ArrayAttr:$scalars);
+  let results = (outs Variadic<TVM_Tensor>:$results);
+  let assemblyFormat = [{
+    $function `(` $inputs `)` `scalars` `=` $scalars attr-dict `:`
+      functional-type($inputs, $results)
+  }];
+}
+
 def TVM_YieldOp : TVM_Op<"yield", [Pure, Terminator,
                                    ParentOneOf<["WhileOp", "CaseOp"]>]> {
   let summary = "The values a region of a tvm control-flow op produces";

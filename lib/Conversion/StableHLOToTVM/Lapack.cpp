@@ -1,0 +1,73 @@
+//===- Lapack.cpp - jnp.linalg's LAPACK custom calls as library calls -----===//
+//
+// On CPU, JAX lowers jnp.linalg to `stablehlo.custom_call @lapack_<t><routine>_ffi`
+// with the routine's options in `mhlo.backend_config` (characters as ui8:
+// uplo 'L'/'U', side 'L'/'R', trans_x 'N'/'T'/'C', diag 'U'/'N', mode). Each
+// becomes tvm.call_dps_packed of `stablehlo_tvm.lapack.<routine>`, the
+// options as integer scalars in a fixed order per routine:
+//   potrf [lower]            getrf []              geqrf []     orgqr []
+//   trsm  [left, lower, transpose (0 N, 1 T, 2 C), unit_diagonal]
+//   syevd [compute_vectors, lower]   gesdd [vectors (0 none, 1 reduced, 2 full)]
+// Results keep the custom call's: LAPACK's outputs in its conventions (1-based
+// pivots, info codes), batched over the leading dimensions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewriters.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+
+#include "llvm/Support/Regex.h"
+
+namespace mlir::stablehlo_tvm {
+namespace {
+
+/// A character option of mhlo.backend_config, or `fallback`.
+char option(stablehlo::CustomCallOp op, StringRef name, char fallback) {
+  auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+  auto value = config ? dyn_cast_or_null<IntegerAttr>(config.get(name)) : nullptr;
+  return value ? static_cast<char>(value.getValue().getZExtValue()) : fallback;
+}
+
+struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    static const llvm::Regex pattern(
+        "^lapack_([sd])(potrf|getrf|trsm|geqrf|orgqr|syevd|gesdd)_ffi$");
+    SmallVector<StringRef, 3> match;
+    if (!pattern.match(op.getCallTargetName(), &match))
+      return rewriter.notifyMatchFailure(op, "not a real LAPACK routine");
+    StringRef routine = match[2];
+    SmallVector<int64_t> scalars;
+    bool lower = option(op, "uplo", 'L') == 'L';
+    if (routine == "potrf") {
+      scalars = {lower};
+    } else if (routine == "trsm") {
+      char trans = option(op, "trans_x", 'N');
+      scalars = {option(op, "side", 'L') == 'L', lower,
+                 trans == 'N' ? 0 : (trans == 'T' ? 1 : 2),
+                 option(op, "diag", 'N') == 'U'};
+    } else if (routine == "syevd") {
+      scalars = {option(op, "mode", 'V') == 'V', lower};
+    } else if (routine == "gesdd") {
+      char mode = option(op, "mode", 'A');
+      scalars = {mode == 'N' ? 0 : (mode == 'S' ? 1 : 2)};
+    }
+    rewriter.replaceOpWithNewOp<tvm::CallDpsPackedOp>(
+        op, op.getResultTypes(),
+        rewriter.getStringAttr("stablehlo_tvm.lapack." + routine),
+        adaptor.getOperands(), rewriter.getDenseI64ArrayAttr(scalars));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateLapackPatterns(MLIRContext *context, RewritePatternSet &patterns) {
+  patterns.add<LapackCallConversion>(context);
+}
+
+} // namespace mlir::stablehlo_tvm
