@@ -38,9 +38,17 @@ class Oracle:
             return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
 
 
+# Ops of the `check` test dialect: ours prints them in its own syntax, which
+# jaxlib (without the dialect) cannot read back.
+_CHECK_DIALECT = re.compile(r"^\s*\"?check\.", re.M)
+
+
 def check_text(oracle: Oracle, text: str, name: str) -> dict:
     from . import _core
     from .errors import MLIRError
+
+    if _CHECK_DIALECT.search(text):
+        return {"status": "skipped", "message": "uses the check test dialect, which jaxlib does not define"}
 
     try:
         module = _core.Module.parse(text, name)
@@ -100,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
     counts = collections.Counter(r["status"] for r in results)
     judged = len(results) - counts["skipped"]
-    print(f"{counts['pass']}/{judged} files round-trip exactly ({counts['skipped']} skipped: jaxlib cannot read them)")
+    print(f"{counts['pass']}/{judged} files round-trip exactly ({counts['skipped']} skipped: jaxlib cannot read them or they use the check dialect)")
     for status, n in sorted(counts.items()):
         print(f"  {status}: {n}")
     kinds = collections.Counter(

@@ -31,3 +31,14 @@ def test_nans_sort_last_and_keys_carry_values():
         return jnp.sort(x), keys, values
 
     assert_matches_jax(f, x, v)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float64"])
+def test_top_k_orders_nan_above_infinity(dtype):
+    x = np.array([[1.0, np.nan, -np.inf, np.inf, -0.0, 0.0, 3.0, -np.nan]], dtype=np.float32).astype(dtype)
+    assert_matches_jax(lambda v: jax.lax.top_k(v, 5), x, rtol=0, atol=0)
+
+
+def test_top_k_of_uint64_beyond_int64():
+    x = np.array([[3, 2**63 + 5, 2**64 - 1, 0, 2**63 - 1, 7]], dtype=np.uint64)
+    assert_matches_jax(lambda v: jax.lax.top_k(v, 4), x)

@@ -157,8 +157,26 @@ Value reducePrecision(OpBuilder &b, Location loc, Value x, unsigned exponentBits
     bits = arith::SelectOp::create(b, loc, overflows, signedInf, flushed);
   }
   Value result = fromBits(b, loc, floatType, bits);
+  // Without mantissa bits a NaN cannot be told from an infinity: it
+  // becomes the infinity of its sign.
   Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, loc, isNaN, x, result);
+  Value nanResult = x;
+  if (mantissaBits == 0) {
+    auto infinity = [&](bool negative) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, floatType,
+          b.getFloatAttr(floatType, APFloat::getInf(
+                                        floatType.getFloatSemantics(), negative)));
+    };
+    Value xBits = bitsOf(b, loc, x);
+    Value zeroBits = bitsConstant(b, loc, xBits.getType(), APInt(width, 0));
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           xBits, zeroBits);
+    Value negInf = infinity(true);
+    Value posInf = infinity(false);
+    nanResult = arith::SelectOp::create(b, loc, negative, negInf, posInf);
+  }
+  return arith::SelectOp::create(b, loc, isNaN, nanResult, result);
 }
 
 struct ReducePrecisionConversion

@@ -344,8 +344,13 @@ struct DynamicUpdateSliceConversion
 };
 
 /// chlo.top_k: the k largest along the last axis, ties by lower index.
+/// TVM's topk sorts 32/64-bit signed integers; everything else is sorted
+/// through an order-preserving integer key and mapped back: floats by their
+/// totalOrder key (NaN above +inf, as chlo.top_k orders), uint64 with its
+/// sign bit flipped, narrower integers widened exactly.
 struct TopKConversion : TVMTypedPattern<chlo::TopKOp> {
   using TVMTypedPattern::TVMTypedPattern;
+
   LogicalResult
   rewrite(chlo::TopKOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -353,37 +358,61 @@ struct TopKConversion : TVMTypedPattern<chlo::TopKOp> {
     auto type = cast<RankedTensorType>(op.getOperand().getType());
     auto valuesType = cast<RankedTensorType>(op.getValues().getType());
     Type indexType = op.getIndices().getType().getElementType();
-    // TVM's topk sorts 32/64-bit signed integers and floats; narrower or
-    // unsigned integers are widened exactly (uint64 has no exact wider type).
-    Value data = adaptor.getOperand();
     Type element = type.getElementType();
-    Type sortType = element;
-    if (auto intType = dyn_cast<IntegerType>(element)) {
-      unsigned width = intType.getWidth();
-      if (intType.isUnsigned() && width == 64)
-        return rewriter.notifyMatchFailure(op, "top_k of uint64");
-      if (width == 1)
-        return rewriter.notifyMatchFailure(op, "top_k of i1");
-      if (intType.isUnsigned() || width < 32)
-        sortType = rewriter.getIntegerType(intType.isUnsigned() && width == 32
-                                               ? 64
-                                               : std::max(width, 32u));
+    unsigned width = element.getIntOrFloatBitWidth();
+    if (width == 1)
+      return rewriter.notifyMatchFailure(op, "top_k of i1");
+    auto intType = dyn_cast<IntegerType>(element);
+    bool flipSign = intType && intType.isUnsigned() && width == 64;
+    Type keyType = rewriter.getIntegerType(
+        intType && intType.isUnsigned() && width == 32 ? 64
+                                                       : std::max(width, 32u));
+    Value keys;
+    if (intType && !flipSign) {
+      keys = tvm::AsTypeOp::create(rewriter, loc, type.clone(keyType),
+                                   adaptor.getOperand(), TypeAttr::get(keyType));
+    } else {
+      keys = buildElementwiseKernel(
+          rewriter, loc, "top_k_keys", adaptor.getOperand(),
+          type.clone(keyType),
+          [&](OpBuilder &b, Location l, ValueRange x) -> SmallVector<Value> {
+            Value key = flipSign ? flipSignBit(b, l, x[0])
+                                 : totalOrderKey(b, l, x[0]);
+            if (width < 32)
+              key = arith::ExtSIOp::create(b, l, b.getI32Type(), key);
+            return {key};
+          })[0];
     }
-    if (sortType != element)
-      data = tvm::AsTypeOp::create(rewriter, loc, type.clone(sortType), data,
-                                   TypeAttr::get(sortType));
     auto topk = tvm::TopKOp::create(
-        rewriter, loc, valuesType.clone(sortType), op.getIndices().getType(),
-        data, rewriter.getI64IntegerAttr(op.getK()),
+        rewriter, loc, valuesType.clone(keyType), op.getIndices().getType(),
+        keys, rewriter.getI64IntegerAttr(op.getK()),
         rewriter.getI64IntegerAttr(type.getRank() - 1),
         rewriter.getStringAttr("both"), rewriter.getBoolAttr(true),
         TypeAttr::get(indexType));
     Value values = topk.getValues();
-    if (sortType != element)
+    if (intType && !flipSign) {
       values = tvm::AsTypeOp::create(rewriter, loc, valuesType, values,
                                      TypeAttr::get(element));
+    } else {
+      Type scalar = flipSign ? rewriter.getI64Type() : element;
+      values = buildElementwiseKernel(
+          rewriter, loc, "top_k_values", values, valuesType,
+          [&](OpBuilder &b, Location l, ValueRange key) -> SmallVector<Value> {
+            Value k = key[0];
+            if (width < 32)
+              k = arith::TruncIOp::create(b, l, b.getIntegerType(width), k);
+            return {flipSign ? flipSignBit(b, l, k)
+                             : fromTotalOrderKey(b, l, scalar, k)};
+          })[0];
+    }
     rewriter.replaceOp(op, {values, topk.getIndices()});
     return success();
+  }
+
+  static Value flipSignBit(OpBuilder &b, Location loc, Value x) {
+    Value sign = arith::ConstantOp::create(
+        b, loc, x.getType(), b.getIntegerAttr(x.getType(), APInt::getSignMask(64)));
+    return arith::XOrIOp::create(b, loc, x, sign);
   }
 };
 

@@ -105,11 +105,11 @@ SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
         tvm::KernelOp::bufferType(cast<RankedTensorType>(type)));
     locs.push_back(loc);
   }
-  Block *block = builder.createBlock(&kernel.getBody(), {}, bufferTypes, locs);
+  // Back after the kernel (the guard's point) once the body is built.
   OpBuilder::InsertionGuard guard(builder);
+  Block *block = builder.createBlock(&kernel.getBody(), {}, bufferTypes, locs);
   builder.setInsertionPointToStart(block);
   body(builder, loc, kernel.getInputBuffers(), kernel.getResultBuffers());
-  builder.setInsertionPointAfter(kernel);
   return SmallVector<Value>(kernel.getResults());
 }
 

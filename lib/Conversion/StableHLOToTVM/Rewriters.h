@@ -206,6 +206,13 @@ Value integerPower(OpBuilder &b, Location loc, Type element, Value x, Value y);
 /// type (signed or unsigned as the type says).
 Value multiplyHigh(OpBuilder &b, Location loc, Type element, Value x, Value y);
 
+/// A float's bits as a signed integer of its width whose order is IEEE
+/// totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+Value totalOrderKey(OpBuilder &b, Location loc, Value x);
+
+/// The float of `floatType` whose totalOrderKey is `key`.
+Value fromTotalOrderKey(OpBuilder &b, Location loc, Type floatType, Value key);
+
 /// An arith constant of the signless scalar type for `type`'s bits.
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,
                      const APInt &bits);

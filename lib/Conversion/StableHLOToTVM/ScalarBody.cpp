@@ -94,21 +94,6 @@ Value integerDivision(OpBuilder &b, Location loc, Type element, Value x,
   return arith::SelectOp::create(b, loc, byZero, onZero, result);
 }
 
-/// A float's bits as a signed integer whose order is IEEE totalOrder.
-Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
-  unsigned width = x.getType().getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(width);
-  Value bits = arith::BitcastOp::create(b, loc, intType, x);
-  Value zero = intConstant(b, loc, intType, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, zero);
-  Value maxValue = arith::ConstantOp::create(
-      b, loc, intType,
-      b.getIntegerAttr(intType, APInt::getSignedMaxValue(width)));
-  Value flipped = arith::XOrIOp::create(b, loc, bits, maxValue);
-  return arith::SelectOp::create(b, loc, negative, flipped, bits);
-}
-
 Value compare(OpBuilder &b, Location loc, stablehlo::CompareOp op, Value x,
               Value y) {
   using Dir = stablehlo::ComparisonDirection;
@@ -304,6 +289,36 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
 }
 
 } // namespace
+
+Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(width);
+  Value bits = arith::BitcastOp::create(b, loc, intType, x);
+  Value zero = intConstant(b, loc, intType, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, zero);
+  Value maxValue = arith::ConstantOp::create(
+      b, loc, intType,
+      b.getIntegerAttr(intType, APInt::getSignedMaxValue(width)));
+  Value flipped = arith::XOrIOp::create(b, loc, bits, maxValue);
+  return arith::SelectOp::create(b, loc, negative, flipped, bits);
+}
+
+Value fromTotalOrderKey(OpBuilder &b, Location loc, Type floatType,
+                        Value key) {
+  // The key's map is its own inverse on the bits.
+  unsigned width = floatType.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(width);
+  Value zero = intConstant(b, loc, intType, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, key, zero);
+  Value maxValue = arith::ConstantOp::create(
+      b, loc, intType,
+      b.getIntegerAttr(intType, APInt::getSignedMaxValue(width)));
+  Value flipped = arith::XOrIOp::create(b, loc, key, maxValue);
+  Value bits = arith::SelectOp::create(b, loc, negative, flipped, key);
+  return arith::BitcastOp::create(b, loc, floatType, bits);
+}
 
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,
                      const APInt &bits) {

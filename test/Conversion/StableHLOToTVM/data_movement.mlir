@@ -92,10 +92,15 @@ func.func @concatenate(%x: tensor<2x3xf32>, %y: tensor<2x1xf32>) -> tensor<2x4xf
 
 // -----
 
-// chlo.top_k is Relax's topk along the last axis; narrow integers widen.
+// chlo.top_k is Relax's topk along the last axis on integer keys: floats sort
+// by their totalOrder keys (NaN above +inf) and map back; narrow integers widen.
 // CHECK-LABEL: func @top_k
 func.func @top_k(%x: tensor<3x6xf32>, %i: tensor<6xi16>) -> (tensor<3x2xf32>, tensor<3x2xi32>, tensor<2xi16>) {
-  // CHECK: %[[V:.*]], %[[I:.*]] = tvm.topk %arg0 {axis = 1 : i64, dtype = i32, k = 2 : i64, largest = true, ret_type = "both"} : (tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+  // CHECK: %[[K:.*]] = tvm.kernel "top_k_keys"(%arg0) : (tensor<3x6xf32>) -> tensor<3x6xi32>
+  // CHECK: arith.bitcast %{{.*}} : f32 to i32
+  // CHECK: %[[KV:.*]], %[[I:.*]] = tvm.topk %[[K]] {axis = 1 : i64, dtype = i32, k = 2 : i64, largest = true, ret_type = "both"} : (tensor<3x6xi32>) -> (tensor<3x2xi32>, tensor<3x2xi32>)
+  // CHECK: tvm.kernel "top_k_values"(%[[KV]]) : (tensor<3x2xi32>) -> tensor<3x2xf32>
+  // CHECK: arith.bitcast %{{.*}} : i32 to f32
   %values, %indices = chlo.top_k(%x, k = 2) : tensor<3x6xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
   // CHECK: %[[W:.*]] = tvm.astype %arg1 {dtype = i32} : (tensor<6xi16>) -> tensor<6xi32>
   // CHECK: %[[WV:.*]], %{{.*}} = tvm.topk %[[W]]
