@@ -70,14 +70,12 @@ struct BranchConversion : TVMTypedPattern<Op> {
 };
 
 /// A call left after inlining (its callee is public) stays a call.
-struct CallConversion : OpConversionPattern<func::CallOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CallConversion : TVMTypedPattern<func::CallOp> {
+  using TVMTypedPattern::TVMTypedPattern;
 
   LogicalResult
-  matchAndRewrite(func::CallOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+  rewrite(func::CallOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<tvm::CallOp>(op, op.getResultTypes(),
                                              op.getCalleeAttr(),
                                              adaptor.getOperands());

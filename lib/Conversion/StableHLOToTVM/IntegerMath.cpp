@@ -38,42 +38,31 @@ Value unsignedHigh64(OpBuilder &b, Location loc, Value x, Value y) {
   return add(add(hh, high(hl)), high(cross));
 }
 
-struct IntegerPowerConversion : TVMTypedPattern<stablehlo::PowOp> {
-  using TVMTypedPattern::TVMTypedPattern;
+/// An elementwise kernel computing `fn` on the two operands' scalars, for
+/// integer elements.
+using ScalarBinaryFn = Value (*)(OpBuilder &, Location, Type, Value, Value);
+template <typename Op, ScalarBinaryFn fn>
+struct IntegerKernelConversion : TVMTypedPattern<Op> {
+  IntegerKernelConversion(MLIRContext *context, StringRef name)
+      : TVMTypedPattern<Op>(context), name(name.str()) {}
 
   LogicalResult
-  rewrite(stablehlo::PowOp op, OpAdaptor adaptor,
+  rewrite(Op op, typename Op::Adaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     Type element = op.getType().getElementType();
     if (!isa<IntegerType>(element) || element.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "not an integer power");
+      return rewriter.notifyMatchFailure(op, "not on integers");
     rewriter.replaceOp(
         op, buildElementwiseKernel(
-                rewriter, op.getLoc(), "integer_power", adaptor.getOperands(),
+                rewriter, op.getLoc(), name, adaptor.getOperands(),
                 op.getType(),
                 [&](OpBuilder &b, Location loc, ValueRange xy) -> SmallVector<Value> {
-                  return {integerPower(b, loc, element, xy[0], xy[1])};
+                  return {fn(b, loc, element, xy[0], xy[1])};
                 }));
     return success();
   }
-};
 
-struct MulhiConversion : TVMTypedPattern<chlo::MulhiOp> {
-  using TVMTypedPattern::TVMTypedPattern;
-
-  LogicalResult
-  rewrite(chlo::MulhiOp op, OpAdaptor adaptor,
-          ConversionPatternRewriter &rewriter) const override {
-    Type element = op.getType().getElementType();
-    rewriter.replaceOp(
-        op, buildElementwiseKernel(
-                rewriter, op.getLoc(), "mulhi", adaptor.getOperands(),
-                op.getType(),
-                [&](OpBuilder &b, Location loc, ValueRange xy) -> SmallVector<Value> {
-                  return {multiplyHigh(b, loc, element, xy[0], xy[1])};
-                }));
-    return success();
-  }
+  std::string name;
 };
 
 } // namespace
@@ -169,7 +158,10 @@ Value multiplyHigh(OpBuilder &b, Location loc, Type element, Value x,
 
 void populateIntegerMathPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns) {
-  patterns.add<IntegerPowerConversion, MulhiConversion>(context);
+  patterns.add<IntegerKernelConversion<stablehlo::PowOp, integerPower>>(
+      context, "integer_power");
+  patterns.add<IntegerKernelConversion<chlo::MulhiOp, multiplyHigh>>(context,
+                                                                     "mulhi");
 }
 
 } // namespace mlir::stablehlo_tvm

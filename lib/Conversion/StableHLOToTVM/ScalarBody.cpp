@@ -290,10 +290,11 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
 
 } // namespace
 
-Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
-  unsigned width = x.getType().getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(width);
-  Value bits = arith::BitcastOp::create(b, loc, intType, x);
+/// Integer bits with every bit but the sign flipped when the sign is set:
+/// the map between a float's bits and its totalOrder key, either way.
+static Value flipMagnitudeIfNegative(OpBuilder &b, Location loc, Value bits) {
+  Type intType = bits.getType();
+  unsigned width = intType.getIntOrFloatBitWidth();
   Value zero = intConstant(b, loc, intType, 0);
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, zero);
@@ -304,19 +305,15 @@ Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, negative, flipped, bits);
 }
 
+Value totalOrderKey(OpBuilder &b, Location loc, Value x) {
+  Type intType = b.getIntegerType(x.getType().getIntOrFloatBitWidth());
+  Value bits = arith::BitcastOp::create(b, loc, intType, x);
+  return flipMagnitudeIfNegative(b, loc, bits);
+}
+
 Value fromTotalOrderKey(OpBuilder &b, Location loc, Type floatType,
                         Value key) {
-  // The key's map is its own inverse on the bits.
-  unsigned width = floatType.getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(width);
-  Value zero = intConstant(b, loc, intType, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, key, zero);
-  Value maxValue = arith::ConstantOp::create(
-      b, loc, intType,
-      b.getIntegerAttr(intType, APInt::getSignedMaxValue(width)));
-  Value flipped = arith::XOrIOp::create(b, loc, key, maxValue);
-  Value bits = arith::SelectOp::create(b, loc, negative, flipped, key);
+  Value bits = flipMagnitudeIfNegative(b, loc, key);
   return arith::BitcastOp::create(b, loc, floatType, bits);
 }
 
