@@ -61,6 +61,7 @@ struct ConvertStableHLOToTVMPass
     populateMathPatterns(context, patterns);
     populateIntegerMathPatterns(context, patterns);
     populateLapackPatterns(context, patterns);
+    populateBatchNormPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
