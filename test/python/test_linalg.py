@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -94,3 +95,19 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 """
     with pytest.raises(MLIRError, match=r"unsupported: stablehlo.custom_call @my_vendor_kernel"):
         stablehlo_tvm.import_stablehlo(text)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_stablehlo_cholesky_op(lower):
+    """stablehlo.cholesky (JAX on CPU writes the LAPACK custom call instead,
+    so the program is text); the other triangle is zero."""
+    spd = _spd((2,), 4, "float64", seed=6)
+    text = f"""
+func.func @main(%a: tensor<2x4x4xf64>) -> tensor<2x4x4xf64> {{
+  %0 = stablehlo.cholesky %a, lower = {str(lower).lower()} : (tensor<2x4x4xf64>) -> tensor<2x4x4xf64>
+  return %0 : tensor<2x4x4xf64>
+}}
+"""
+    factor = jax.jit(jnp.linalg.cholesky)(spd)
+    want = factor if lower else np.swapaxes(factor, -1, -2)
+    np.testing.assert_allclose(stablehlo_tvm.build(text)(spd), np.asarray(want), rtol=1e-12, atol=1e-12)

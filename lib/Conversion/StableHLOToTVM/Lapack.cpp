@@ -9,7 +9,8 @@
 //   trsm  [left, lower, transpose (0 N, 1 T, 2 C), unit_diagonal]
 //   syevd [compute_vectors, lower]   gesdd [vectors (0 none, 1 reduced, 2 full)]
 // Results keep the custom call's: LAPACK's outputs in its conventions (1-based
-// pivots, info codes), batched over the leading dimensions.
+// pivots, info codes), batched over the leading dimensions. stablehlo.cholesky
+// is potrf too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,10 +65,46 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   }
 };
 
+/// stablehlo.cholesky on f32/f64: LAPACK's potrf, the other triangle zeroed
+/// (the spec leaves it implementation-defined).
+struct CholeskyConversion : TVMTypedPattern<stablehlo::CholeskyOp> {
+  using TVMTypedPattern::TVMTypedPattern;
+
+  LogicalResult
+  rewrite(stablehlo::CholeskyOp op, OpAdaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.getElementType().isF32() && !type.getElementType().isF64())
+      return rewriter.notifyMatchFailure(op, "LAPACK potrf here is f32/f64");
+    Location loc = op.getLoc();
+    bool lower = op.getLower();
+    SmallVector<int64_t> batch(type.getShape().drop_back(2));
+    auto info = RankedTensorType::get(batch, rewriter.getI32Type());
+    auto call = tvm::CallDpsPackedOp::create(
+        rewriter, loc, TypeRange{type, info},
+        rewriter.getStringAttr("stablehlo_tvm.lapack.potrf"),
+        adaptor.getA(), rewriter.getDenseI64ArrayAttr({lower}));
+    int64_t n = type.getShape().back();
+    SmallVector<bool> keep;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        keep.push_back(lower ? j <= i : j >= i);
+    auto maskType = RankedTensorType::get({n, n}, rewriter.getI1Type());
+    Value mask = tvm::ConstantOp::create(rewriter, loc, maskType,
+                                         DenseElementsAttr::get(maskType, keep));
+    mask = broadcastTo(rewriter, loc, mask, type.getShape());
+    Value zero = splatConstant(rewriter, loc, type,
+                               rewriter.getFloatAttr(type.getElementType(), 0));
+    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, mask,
+                                              call.getResult(0), zero);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLapackPatterns(MLIRContext *context, RewritePatternSet &patterns) {
-  patterns.add<LapackCallConversion>(context);
+  patterns.add<LapackCallConversion, CholeskyConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -38,3 +38,16 @@ func.func @other(%a: tensor<3x3xcomplex<f32>>) -> tensor<3x3xcomplex<f32>> {
   %0:2 = stablehlo.custom_call @lapack_cpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<i32>)
   return %0#0 : tensor<3x3xcomplex<f32>>
 }
+
+// -----
+
+// stablehlo.cholesky is potrf with the other triangle zeroed.
+// CHECK-LABEL: func.func @cholesky_op
+// CHECK: %[[F:.*]]:2 = tvm.call_dps_packed "stablehlo_tvm.lapack.potrf"(%arg0) scalars = [0] : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>)
+// CHECK: %[[M:.*]] = tvm.constant dense<{{\[\[}}true, true, true], [false, true, true], [false, false, true]]> : tensor<3x3xi1>
+// CHECK: %[[B:.*]] = tvm.broadcast_to %[[M]]
+// CHECK: tvm.where %[[B]], %[[F]]#0, %{{.*}}
+func.func @cholesky_op(%a: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
+  %0 = stablehlo.cholesky %a : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  return %0 : tensor<2x3x3xf32>
+}
