@@ -28,7 +28,8 @@ void registerAllDialects(DialectRegistry &registry) {
 namespace {
 // The import, pass by pass: one definition for the tool and the module.
 constexpr const char *kImportPasses =
-    "stablehlo-drop-sharding,stablehlo-simplify,stablehlo-inline-private-functions,"
+    "stablehlo-drop-sharding,stablehlo-simplify,stablehlo-widen-sub-byte-integers,"
+    "stablehlo-inline-private-functions,"
     "stablehlo-lower-complex,stablehlo-isolate-loops,convert-stablehlo-to-tvm,"
     "cse,tvm-check-legality";
 } // namespace

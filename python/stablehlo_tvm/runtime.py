@@ -39,6 +39,9 @@ class Compiled:
         arrays = []
         for i, a in enumerate(args):
             a = np.asarray(a, order="C")
+            if a.dtype.name in _SUB_BYTE:
+                # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
+                a = a.astype(_SUB_BYTE[a.dtype.name])
             # TVM has no complex dtype: complex values travel as (real, imag).
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
         tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
@@ -74,6 +77,8 @@ class Compiled:
 
 
 LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
+
+_SUB_BYTE = {"int2": np.int8, "int4": np.int8, "uint2": np.uint8, "uint4": np.uint8}
 
 # A recursive call takes ~1.3 KiB of native stack and runs up to 16 loop
 # iterations (see emitter._emit_while): 1 GiB is room for about ten million.

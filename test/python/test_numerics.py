@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import stablehlo_tvm
 from conftest import assert_matches_jax, random_args
 
 
@@ -353,3 +354,17 @@ def test_grouped_convolution_weight_gradient_uses_batch_groups():
 
     assert "batch_group_count = 4" in jax.jit(jax.grad(loss)).lower(w, x).as_text()
     assert_matches_jax(jax.grad(loss), w, x, rtol=1e-4, atol=1e-4)
+
+
+def test_int4_is_held_in_eight_bits_and_wraps():
+    """int4 arrays go in as int8 (TVM has no 4-bit integers); results come
+    back as int8 holding the int4 values, wrapped like JAX's."""
+    x = np.array([7, -8, 3, -1, 5, -6], dtype=jnp.int4)
+
+    def f(v):
+        return v + v, v * jnp.int4(3), v ^ jnp.int4(3), v.astype(jnp.int32), jax.lax.shift_right_logical(v, jnp.int4(1))
+
+    want = [np.asarray(w).astype(np.int32) for w in jax.jit(f)(x)]
+    got = [np.asarray(g).astype(np.int32) for g in stablehlo_tvm.build(jax.jit(f).lower(x))(x)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -45,6 +45,21 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def WidenSubByteIntegers : Pass<"stablehlo-widen-sub-byte-integers",
+                                "ModuleOp"> {
+  let summary = "Hold 2- and 4-bit integers in 8 bits, wrapping where needed";
+  let description = [{
+    TVM has no sub-byte integers. Tensors of i2/i4/ui2/ui4 become i8/ui8
+    holding the same values (sign- or zero-extended; constants and function
+    signatures too); arithmetic that can leave the narrow range (add,
+    subtract, multiply, negate, abs, divide, power, shifts) wraps its result
+    back, and logical right shifts, popcnt and count_leading_zeros read the
+    narrow bit pattern. bitcast_convert, whose meaning is the bit layout, is
+    left alone.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
   let summary = "Remove Shardy (sdy) sharding ops, meaningless on one device";
   let description = [{

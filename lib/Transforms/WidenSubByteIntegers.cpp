@@ -1,0 +1,163 @@
+//===- WidenSubByteIntegers.cpp - i2/i4 held in 8 bits ---------------------===//
+//
+// TVM and numpy have no 2- or 4-bit integers. Every such tensor becomes one
+// of 8-bit integers holding the same values (sign-extended for signed types,
+// zero-extended for unsigned), and the ops whose 8-bit results can leave the
+// narrow range wrap them back: (x << k) >> k (arithmetic for signed) or a
+// mask for unsigned, k = 8 - width. Logical right shifts, popcnt and
+// count_leading_zeros look at the narrow bit pattern only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_WIDENSUBBYTEINTEGERS
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+bool isSubByte(Type type) {
+  auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  return intType && intType.getWidth() > 1 && intType.getWidth() < 8;
+}
+
+bool touchesSubByte(Operation *op) {
+  auto inRegions = op->walk([](Operation *nested) {
+    bool found = llvm::any_of(nested->getOperandTypes(), isSubByte) ||
+                 llvm::any_of(nested->getResultTypes(), isSubByte);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        found |= llvm::any_of(block.getArgumentTypes(), isSubByte);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return inRegions.wasInterrupted();
+}
+
+struct WideningConverter : TypeConverter {
+  WideningConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](IntegerType type) -> Type {
+      if (type.getWidth() <= 1 || type.getWidth() >= 8)
+        return type;
+      return IntegerType::get(type.getContext(), 8, type.getSignedness());
+    });
+    addConversion([this](RankedTensorType type) -> Type {
+      return type.clone(convertType(type.getElementType()));
+    });
+  }
+};
+
+/// A constant of `type` (8-bit) with every element `value`.
+Value splat(OpBuilder &b, Location loc, Type type, int64_t value) {
+  auto tensor = cast<RankedTensorType>(type);
+  auto attr = DenseElementsAttr::get(
+      tensor, b.getIntegerAttr(tensor.getElementType(), APInt(8, value, true)));
+  return stablehlo::ConstantOp::create(b, loc, tensor, attr);
+}
+
+/// `x` (8-bit, values of a `width`-bit type) wrapped back into that type.
+Value wrap(OpBuilder &b, Location loc, Value x, unsigned width, bool isSigned) {
+  Type type = x.getType();
+  if (!isSigned)
+    return stablehlo::AndOp::create(b, loc, type, x,
+                                    splat(b, loc, type, (1 << width) - 1));
+  Value k = splat(b, loc, type, 8 - width);
+  Value up = stablehlo::ShiftLeftOp::create(b, loc, type, x, k);
+  return stablehlo::ShiftRightArithmeticOp::create(b, loc, type, up, k);
+}
+
+/// Any op touching sub-byte integers, rebuilt on 8-bit ones.
+struct WidenOp : ConversionPattern {
+  WidenOp(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
+        !isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect()))
+      return failure();
+    if (isa<stablehlo::BitcastConvertOp>(op))
+      return rewriter.notifyMatchFailure(op, "the bit layout is the width's");
+    Location loc = op->getLoc();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    SmallVector<Value> inputs(operands);
+    Type narrow = op->getNumOperands() ? getElementTypeOrSelf(op->getOperand(0))
+                                       : Type();
+    unsigned width = narrow && isSubByte(narrow) ? narrow.getIntOrFloatBitWidth() : 0;
+    bool isSigned = width && !cast<IntegerType>(narrow).isUnsigned();
+    // Ops that read the narrow bit pattern see it, not the extension.
+    if (width && isa<stablehlo::ShiftRightLogicalOp, stablehlo::PopulationCountOp,
+                     stablehlo::ClzOp>(op))
+      inputs[0] = wrap(rewriter, loc, inputs[0], width, /*isSigned=*/false);
+    OperationState state(loc, op->getName().getStringRef(), inputs,
+                         resultTypes, op->getAttrs());
+    if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
+      auto value = cast<DenseElementsAttr>(constant.getValue());
+      Type wide = getTypeConverter()->convertType(value.getElementType());
+      bool isUnsigned = cast<IntegerType>(value.getElementType()).isUnsigned();
+      auto widened = value.mapValues(wide, [&](const APInt &v) {
+        return isUnsigned ? v.zext(8) : v.sext(8);
+      });
+      state.attributes.set("value", widened);
+    }
+    for (Region &region : op->getRegions()) {
+      Region *moved = state.addRegion();
+      rewriter.inlineRegionBefore(region, *moved, moved->end());
+      if (failed(rewriter.convertRegionTypes(moved, *getTypeConverter())))
+        return failure();
+    }
+    Operation *widened = rewriter.create(state);
+    SmallVector<Value> results(widened->getResults());
+    if (width && isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp,
+                     stablehlo::NegOp, stablehlo::AbsOp, stablehlo::ShiftLeftOp,
+                     stablehlo::DivOp, stablehlo::PowOp,
+                     stablehlo::ShiftRightLogicalOp>(op))
+      results[0] = wrap(rewriter, loc, results[0], width, isSigned);
+    if (width && isa<stablehlo::ClzOp>(op))
+      results[0] = stablehlo::SubtractOp::create(
+          rewriter, loc, results[0].getType(), results[0],
+          splat(rewriter, loc, results[0].getType(), 8 - width));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct WidenSubByteIntegersPass
+    : impl::WidenSubByteIntegersBase<WidenSubByteIntegersPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    WideningConverter converter;
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal(
+        [](Operation *op) { return !touchesSubByte(op) || isa<ModuleOp>(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    RewritePatternSet patterns(context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    patterns.add<WidenOp>(converter, context);
+    // What cannot be widened (bitcast_convert) stays and is reported by the
+    // legality check.
+    (void)applyPartialConversion(getOperation(), target, std::move(patterns));
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm
