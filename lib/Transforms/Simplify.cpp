@@ -6,7 +6,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::stablehlo_tvm {
 
@@ -173,6 +175,114 @@ struct BatchGroupsAsFeatureGroups : OpRewritePattern<stablehlo::ConvolutionOp> {
   }
 };
 
+/// chlo.scan as a while loop over positions: the carried values are the
+/// counter, the scan's carries and one accumulator per output; each step
+/// slices the inputs at the position, runs the body and writes the output
+/// slices back with dynamic_update_slice.
+struct ScanToWhile : OpRewritePattern<chlo::ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(chlo::ScanOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t dim = op.getDimension();
+    size_t numInputs = op.getInputs().size(), numCarries = op.getInits().size();
+    size_t numOutputs = op.getNumResults() - numCarries;
+    if (numInputs == 0)
+      return rewriter.notifyMatchFailure(op, "nothing to scan");
+    auto firstInput = cast<RankedTensorType>(op.getInputs()[0].getType());
+    if (!firstInput.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    int64_t length = firstInput.getDimSize(dim);
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto scalarType = RankedTensorType::get({}, i64);
+    auto scalar = [&](OpBuilder &b, int64_t v) -> Value {
+      return stablehlo::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(scalarType, b.getI64IntegerAttr(v)));
+    };
+    // counter, carries, output accumulators (zeros).
+    SmallVector<Value> initial{scalar(rewriter, 0)};
+    llvm::append_range(initial, op.getInits());
+    for (Value result : op.getResults().take_front(numOutputs)) {
+      auto type = cast<RankedTensorType>(result.getType());
+      initial.push_back(stablehlo::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(type,
+                                 rewriter.getZeroAttr(type.getElementType()))));
+    }
+    SmallVector<Type> types = llvm::to_vector(ValueRange(initial).getTypes());
+    auto loop = stablehlo::WhileOp::create(rewriter, loc, types, initial);
+    SmallVector<Location> locs(types.size(), loc);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *cond = rewriter.createBlock(&loop.getCond(), {}, types, locs);
+      auto predType = RankedTensorType::get({}, rewriter.getI1Type());
+      Value more = stablehlo::CompareOp::create(
+          rewriter, loc, predType, cond->getArgument(0), scalar(rewriter, length),
+          stablehlo::ComparisonDirectionAttr::get(
+              rewriter.getContext(), stablehlo::ComparisonDirection::LT),
+          stablehlo::ComparisonTypeAttr{});
+      stablehlo::ReturnOp::create(rewriter, loc, more);
+
+      Block *body = rewriter.createBlock(&loop.getBody(), {}, types, locs);
+      Value counter = body->getArgument(0);
+      Value position = counter;
+      if (op.getIsReverse())
+        position = stablehlo::SubtractOp::create(
+            rewriter, loc, scalarType, scalar(rewriter, length - 1), counter);
+      Value zero = scalar(rewriter, 0);
+      auto starts = [&](int64_t rank) {
+        SmallVector<Value> s(rank, zero);
+        s[dim] = position;
+        return s;
+      };
+      IRMapping map;
+      Block &scanBody = op.getBody().front();
+      for (auto [input, arg] :
+           llvm::zip(op.getInputs(), scanBody.getArguments().take_front(numInputs))) {
+        auto type = cast<RankedTensorType>(input.getType());
+        SmallVector<int64_t> sizes(type.getShape());
+        sizes[dim] = 1;
+        Value slice = stablehlo::DynamicSliceOp::create(
+            rewriter, loc, type.clone(sizes), input, starts(type.getRank()),
+            rewriter.getDenseI64ArrayAttr(sizes));
+        map.map(arg, stablehlo::ReshapeOp::create(rewriter, loc, arg.getType(),
+                                                  slice));
+      }
+      for (auto [carried, arg] :
+           llvm::zip(body->getArguments().slice(1, numCarries),
+                     scanBody.getArguments().drop_front(numInputs)))
+        map.map(arg, carried);
+      for (Operation &inner : scanBody.without_terminator())
+        rewriter.clone(inner, map);
+      auto yield = cast<stablehlo::ReturnOp>(scanBody.getTerminator());
+      SmallVector<Value> yielded;
+      for (Value v : yield.getOperands())
+        yielded.push_back(map.lookupOrDefault(v));
+      SmallVector<Value> next{stablehlo::AddOp::create(
+          rewriter, loc, scalarType, counter, scalar(rewriter, 1))};
+      llvm::append_range(next, ArrayRef<Value>(yielded).drop_front(numOutputs));
+      for (size_t k = 0; k < numOutputs; ++k) {
+        Value acc = body->getArgument(1 + numCarries + k);
+        auto type = cast<RankedTensorType>(acc.getType());
+        SmallVector<int64_t> sizes(type.getShape());
+        sizes[dim] = 1;
+        Value update = stablehlo::ReshapeOp::create(rewriter, loc,
+                                                    type.clone(sizes), yielded[k]);
+        next.push_back(stablehlo::DynamicUpdateSliceOp::create(
+            rewriter, loc, type, acc, update, starts(type.getRank())));
+      }
+      stablehlo::ReturnOp::create(rewriter, loc, next);
+    }
+    SmallVector<Value> results;
+    for (size_t k = 0; k < numOutputs; ++k)
+      results.push_back(loop.getResult(1 + numCarries + k));
+    for (size_t m = 0; m < numCarries; ++m)
+      results.push_back(loop.getResult(1 + m));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// real/imag of a real tensor: the tensor itself, and zeros.
 template <typename PartOp, bool isImag>
 struct PartOfReal : OpRewritePattern<PartOp> {
@@ -200,7 +310,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
     RewritePatternSet patterns(&getContext());
     patterns.add<CompositeToCall, TupleElementOfTuple, StaticBroadcastInDim,
                  StaticReshape, StaticPad, StaticIota,
-                 BatchGroupsAsFeatureGroups,
+                 BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>>(&getContext());
     // Only these rewrites: folding and region simplification are left to

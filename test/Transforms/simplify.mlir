@@ -85,3 +85,24 @@ func.func @batch_groups(%x: tensor<4x5x3xf32>, %w: tensor<2x3x4xf32>) -> tensor<
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x5x3xf32>, tensor<2x3x4xf32>) -> tensor<2x4x4xf32>
   func.return %0 : tensor<2x4x4xf32>
 }
+
+// -----
+
+// chlo.scan: a while over positions carrying (counter, carries, outputs).
+// CHECK-LABEL: func.func @scan
+// CHECK: %[[W:.*]]:3 = stablehlo.while(%[[I:.*]] = %{{.*}}, %[[C:.*]] = %arg1, %[[O:.*]] = %{{.*}}) : tensor<i64>, tensor<i32>, tensor<4xi32>
+// CHECK: stablehlo.compare  LT, %[[I]]
+// CHECK: %[[POS:.*]] = stablehlo.subtract %{{.*}}, %[[I]]
+// CHECK: %[[S:.*]] = stablehlo.dynamic_slice %arg0, %[[POS]], sizes = [1]
+// CHECK: %[[E:.*]] = stablehlo.reshape %[[S]] : (tensor<1xi32>) -> tensor<i32>
+// CHECK: %[[SUM:.*]] = stablehlo.add %[[E]], %[[C]]
+// CHECK: stablehlo.dynamic_update_slice %[[O]], %{{.*}}, %[[POS]]
+// CHECK: return %[[W]]#2, %[[W]]#1
+func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
+  %0:2 = chlo.scan(%x) inits(%init) dimension = 0 attributes {is_reverse = true} {
+  ^bb0(%e: tensor<i32>, %acc: tensor<i32>):
+    %s = stablehlo.add %e, %acc : tensor<i32>
+    stablehlo.return %s, %s : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  func.return %0#0, %0#1 : tensor<4xi32>, tensor<i32>
+}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from jax import lax
 
 from conftest import assert_matches_jax, random_args
@@ -144,3 +145,37 @@ def test_calls_to_public_functions_stay_calls():
         np.testing.assert_allclose(got, np.asarray(expected), rtol=1e-12)
     # Called by its MLIR name, the dotted callee runs on its own too.
     np.testing.assert_allclose(compiled.call("poly.step", x), np.asarray(jax.jit(step)(x)), rtol=1e-12)
+
+
+SCAN = """
+func.func @main(%x: tensor<3x5xf32>, %init: tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3xf32>) {
+  %0:3 = chlo.scan(%x) inits(%init) dimension = 1 attributes {is_reverse = REVERSE} {
+  ^bb0(%e: tensor<3xf32>, %acc: tensor<3xf32>):
+    %s = stablehlo.add %e, %acc : tensor<3xf32>
+    %m = stablehlo.maximum %e, %acc : tensor<3xf32>
+    stablehlo.return %s, %m, %s : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+  } : (tensor<3x5xf32>, tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %0#2 : tensor<3x5xf32>, tensor<3x5xf32>, tensor<3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_chlo_scan_with_outputs_and_a_carry(reverse):
+    """chlo.scan (JAX writes loops, not scans, so the program is text): the
+    reference is the same recurrence with lax.scan under jax.jit."""
+    import stablehlo_tvm
+
+    x, init = random_args([((3, 5), "float32"), ((3,), "float32")], seed=11)
+
+    def reference(x, init):
+        def step(acc, e):
+            s = e + acc
+            return s, (s, jnp.maximum(e, acc))
+
+        carry, (sums, maxes) = lax.scan(step, init, x.T, reverse=reverse)
+        return sums.T, maxes.T, carry
+
+    got = stablehlo_tvm.build(SCAN.replace("REVERSE", str(reverse).lower()))(x, init)
+    for g, w in zip(got, jax.jit(reference)(x, init)):
+        np.testing.assert_allclose(g, np.asarray(w), rtol=1e-6, atol=1e-6)

@@ -39,7 +39,9 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
     - `real` of a real tensor is the tensor, `imag` of one is zeros;
     - a `convolution` with `batch_group_count` G becomes one with
       `feature_group_count` G over the lhs with its G batch slices moved
-      next to its features.
+      next to its features;
+    - `chlo.scan` becomes a `while` over the positions of its dimension,
+      slicing the inputs and writing the outputs with dynamic slices.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::stablehlo::StableHLODialect"];

@@ -80,6 +80,29 @@ def CHLO_MulhiOp : CHLO_BinaryOp<"mulhi",
 def CHLO_PolygammaOp : CHLO_BinaryOp<"polygamma">;
 def CHLO_ZetaOp : CHLO_BinaryOp<"zeta">;
 
+def CHLO_ScanOp : CHLO_Op<"scan", [AttrSizedOperandSegments,
+                                    RecursiveMemoryEffects]> {
+  let summary = "a scan along one dimension with carried values";
+  let description = [{
+    For each position along `dimension` (from the end when `is_reverse`),
+    the body takes the inputs' slices at that position (the dimension
+    removed) and the carried values, and returns the outputs' slices there,
+    then the new carried values. The results are the outputs (the slices
+    stacked along `dimension`), then the final carried values; the carried
+    values start as `inits`.
+  }];
+  let arguments = (ins Variadic<CHLO_Tensor>:$inputs,
+                       Variadic<CHLO_Tensor>:$inits,
+                       I64Attr:$dimension,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_reverse);
+  let results = (outs Variadic<CHLO_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension
+      attr-dict-with-keyword $body `:` functional-type(operands, results)
+  }];
+}
+
 def CHLO_TopKOp : CHLO_Op<"top_k", [Pure]> {
   let summary = "the k largest values along the last dimension, and their indices";
   let arguments = (ins CHLO_Tensor:$operand, I64Attr:$k);
