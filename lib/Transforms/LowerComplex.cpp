@@ -416,6 +416,7 @@ COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
 /// not contribute), as numpy and XLA do.
 struct FftLowering : ComplexPattern<stablehlo::FftOp> {
   using ComplexPattern::ComplexPattern;
+  static constexpr int64_t kMaxDftLength = 4096;
 
   /// The n-by-m matrix entry(i, j) in the element type of `like`.
   static Value matrix(Complex &c, Value like, int64_t n, int64_t m,
@@ -488,6 +489,10 @@ struct FftLowering : ComplexPattern<stablehlo::FftOp> {
   FailureOr<SmallVector<Value>> lower(stablehlo::FftOp op, ArrayRef<Parts> x,
                                       Complex &c) const override {
     ArrayRef<int64_t> lengths = op.getFftLength();
+    // Each axis costs an N x N matrix: beyond 4096 points the constants
+    // (and the O(N^2) work) are too large, and the op is reported instead.
+    if (llvm::any_of(lengths, [](int64_t n) { return n > kMaxDftLength; }))
+      return failure();
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t rank = resultType.getRank();
     int64_t first = rank - static_cast<int64_t>(lengths.size());

@@ -184,3 +184,13 @@ func.func @fft2(%x: tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>> {
   %0 = stablehlo.fft %x, type = FFT, length = [3, 5] : (tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>>
   return %0 : tensor<3x5xcomplex<f64>>
 }
+
+// -----
+
+// Past 4096 points the DFT matrices would be too large: the fft stays.
+// CHECK-LABEL: func.func @long_fft
+// CHECK: stablehlo.fft
+func.func @long_fft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [8192] : (tensor<8192xf32>) -> tensor<4097xcomplex<f32>>
+  return %0 : tensor<4097xcomplex<f32>>
+}

@@ -1,9 +1,11 @@
-"""stablehlo.fft (FFT, IFFT, RFFT, IRFFT over one to three axes, any
-length) against jax.jit."""
+"""stablehlo.fft (FFT, IFFT, RFFT, IRFFT over one to three axes, any length
+up to 4096 points) against jax.jit."""
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 from conftest import assert_matches_jax, random_args
@@ -46,3 +48,12 @@ def test_spectral_filter_round_trip():
         return jnp.fft.irfft(spectrum * keep, n=v.shape[-1])
 
     assert_matches_jax(low_pass, x, rtol=1e-4, atol=1e-5)
+
+
+def test_transforms_past_4096_points_are_reported_not_built():
+    import stablehlo_tvm
+    from stablehlo_tvm.errors import MLIRError
+
+    x = np.zeros(8192, np.float32)
+    with pytest.raises(MLIRError, match="unsupported: stablehlo.fft"):
+        stablehlo_tvm.import_stablehlo(jax.jit(jnp.fft.rfft).lower(x))
