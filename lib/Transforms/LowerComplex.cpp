@@ -548,6 +548,41 @@ struct FftLowering : ComplexPattern<stablehlo::FftOp> {
   }
 };
 
+/// LAPACK custom calls on complex matrices take and give parts: each complex
+/// operand and result becomes (real, imag), in place; the library call joins
+/// them (see python/stablehlo_tvm/lapack.py).
+struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::CustomCallOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    StringRef target = op.getCallTargetName();
+    if (!target.starts_with("lapack_c") && !target.starts_with("lapack_z"))
+      return failure();
+    SmallVector<Value> operands;
+    for (Parts part : x) {
+      operands.push_back(part.first);
+      if (part.second)
+        operands.push_back(part.second);
+    }
+    SmallVector<Type> types;
+    for (Type type : op.getResultTypes()) {
+      bool isComplex = isComplexTensor(type);
+      Type part = isComplex ? Type(partType(type)) : type;
+      types.append(isComplex ? 2 : 1, part);
+    }
+    OperationState state(op.getLoc(), op->getName().getStringRef(), operands,
+                         types, op->getAttrs());
+    Operation *split = c.b.create(state);
+    // Aliasing and layouts were stated per original operand and result.
+    split->removeAttr("output_operand_aliases");
+    split->removeAttr("operand_layouts");
+    split->removeAttr("result_layouts");
+    split->setAttr("stablehlo_tvm.complex_parts", c.b.getUnitAttr());
+    return SmallVector<Value>(split->getResults());
+  }
+};
+
 /// bitcast_convert between identical complex types keeps the parts.
 struct BitcastLowering : ComplexPattern<stablehlo::BitcastConvertOp> {
   using ComplexPattern::ComplexPattern;
@@ -874,6 +909,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
                  Atan2Lowering, LogisticLowering, FftLowering,
+                 LapackCallLowering,
                  SquareLowering, SortLowering, BitcastLowering,
                  ReductionLowering<stablehlo::ReduceOp>,
                  ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(

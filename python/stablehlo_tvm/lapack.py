@@ -1,11 +1,14 @@
-"""LAPACK routines for `tvm.call_dps_packed "stablehlo_tvm.lapack.<routine>"`,
-registered with TVM's FFI: jnp.linalg's custom calls run on the LAPACK that
-SciPy ships (scipy.linalg.lapack / .blas, a registry package JAX depends on).
+"""LAPACK routines for `tvm.call_dps_packed "stablehlo_tvm.lapack.<routine>"`
+(and `...lapack.complex.<routine>`), registered with TVM's FFI: jnp.linalg's
+custom calls run on the LAPACK that SciPy ships (scipy.linalg.lapack /
+.blas, a registry package JAX depends on).
 
-Each function takes the custom call's operands, then its integer options (see
-lib/Conversion/StableHLOToTVM/Lapack.cpp for their order), then one output
-tensor per result, and fills the outputs with LAPACK's results in LAPACK's
-conventions (1-based pivots, info codes), batched over leading dimensions.
+A packed function takes the custom call's operands, then its integer options
+(see lib/Conversion/StableHLOToTVM/Lapack.cpp for their order), then one
+output tensor per result, and fills the outputs with LAPACK's results in
+LAPACK's conventions (1-based pivots, info codes), batched over leading
+dimensions. In the complex form every complex operand and result is two
+tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
 """
 
 from __future__ import annotations
@@ -18,8 +21,12 @@ _REGISTERED = False
 def _routine(name: str, dtype):
     from scipy.linalg import blas, lapack
 
-    module = blas if name == "trsm" else lapack
-    (function,) = module.get_blas_funcs((name,), dtype=dtype) if module is blas else module.get_lapack_funcs((name,), dtype=dtype)
+    if np.issubdtype(dtype, np.complexfloating):
+        name = {"orgqr": "ungqr", "syevd": "heevd"}.get(name, name)
+    if name == "trsm":
+        (function,) = blas.get_blas_funcs((name,), dtype=dtype)
+    else:
+        (function,) = lapack.get_lapack_funcs((name,), dtype=dtype)
     return function
 
 
@@ -27,94 +34,140 @@ def _batches(array: np.ndarray):
     return np.ndindex(array.shape[:-2])
 
 
-def _write(outputs, values) -> None:
-    for tensor, value in zip(outputs, values):
-        tensor.copyfrom(np.asarray(value, dtype=tensor.dtype, order="C"))
+def _codes(a: np.ndarray) -> np.ndarray:
+    return np.empty(a.shape[:-2], np.int32)
 
 
-def potrf(a, lower, out, info):
-    a = a.numpy()
-    factor, codes = np.empty_like(a), np.empty(a.shape[:-2], np.int32)
+# Each routine: numpy operands and int options in, numpy results out (None
+# where LAPACK computes nothing; the output is then zeros).
+
+
+def potrf(a, lower):
+    factor, codes = np.empty_like(a), _codes(a)
     function = _routine("potrf", a.dtype)
     for i in _batches(a):
         factor[i], codes[i] = function(a[i], lower=lower, clean=0)
-    _write((out, info), (factor, codes))
+    return factor, codes
 
 
-def getrf(a, out, pivots, info):
-    a = a.numpy()
-    lu = np.empty_like(a)
+def getrf(a):
+    lu, codes = np.empty_like(a), _codes(a)
     ipiv = np.empty(a.shape[:-2] + (min(a.shape[-2:]),), np.int32)
-    codes = np.empty(a.shape[:-2], np.int32)
     function = _routine("getrf", a.dtype)
     for i in _batches(a):
         lu[i], piv, codes[i] = function(a[i])
         ipiv[i] = piv + 1  # SciPy gives 0-based pivots; LAPACK's are 1-based
-    _write((out, pivots, info), (lu, ipiv, codes))
+    return lu, ipiv, codes
 
 
-def trsm(a, b, left, lower, transpose, unit_diagonal, out):
-    a, b = a.numpy(), b.numpy()
+def trsm(a, b, left, lower, transpose, unit_diagonal):
     x = np.empty_like(b)
     function = _routine("trsm", b.dtype)
     for i in _batches(b):
         x[i] = function(1.0, a[i], b[i], side=0 if left else 1, lower=lower, trans_a=transpose, diag=unit_diagonal)
-    _write((out,), (x,))
+    return (x,)
 
 
-def geqrf(a, out, taus):
-    a = a.numpy()
+def geqrf(a):
     qr = np.empty_like(a)
     tau = np.empty(a.shape[:-2] + (min(a.shape[-2:]),), a.dtype)
     function = _routine("geqrf", a.dtype)
     for i in _batches(a):
         qr[i], tau[i], _, _ = function(a[i])
-    _write((out, taus), (qr, tau))
+    return qr, tau
 
 
-def orgqr(a, tau, out):
-    a, tau = a.numpy(), tau.numpy()
+def orgqr(a, tau):
     q = np.empty_like(a)
     function = _routine("orgqr", a.dtype)
     for i in _batches(a):
         q[i], _, _ = function(a[i], tau[i])
-    _write((out,), (q,))
+    return (q,)
 
 
-def syevd(a, compute_vectors, lower, vectors, values, info):
-    a = a.numpy()
-    v, w = np.empty_like(a), np.empty(a.shape[:-1], a.dtype)
-    codes = np.empty(a.shape[:-2], np.int32)
+def syevd(a, compute_vectors, lower):
+    v, codes = np.empty_like(a), _codes(a)
+    w = np.empty(a.shape[:-1], a.real.dtype)
     function = _routine("syevd", a.dtype)
     for i in _batches(a):
         w[i], vi, codes[i] = function(a[i], compute_v=compute_vectors, lower=lower)
         v[i] = vi if compute_vectors else a[i]
-    _write((vectors, values, info), (v, w, codes))
+    return v, w, codes
 
 
-def gesdd(a, vectors, out, singular_values, u, vt, info):
-    a = a.numpy()
-    s = np.empty(singular_values.shape, a.dtype)
-    left, right = np.zeros(u.shape, a.dtype), np.zeros(vt.shape, a.dtype)
-    codes = np.empty(a.shape[:-2], np.int32)
+def gesdd(a, vectors):
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    s = np.empty(a.shape[:-2] + (k,), a.real.dtype)
+    codes = _codes(a)
+    u = vt = None
+    if vectors:
+        rows, cols = (m, n) if vectors == 2 else (k, k)
+        u = np.empty(a.shape[:-2] + (m, rows), a.dtype)
+        vt = np.empty(a.shape[:-2] + (cols, n), a.dtype)
     function = _routine("gesdd", a.dtype)
     for i in _batches(a):
         ui, s[i], vti, codes[i] = function(a[i], compute_uv=int(vectors > 0), full_matrices=int(vectors == 2))
         if vectors:
-            left[i], right[i] = ui, vti
-    _write((out, singular_values, u, vt, info), (a, s, left, right, codes))
+            u[i], vt[i] = ui, vti
+    return a, s, u, vt, codes
 
 
-ROUTINES = {"potrf": potrf, "getrf": getrf, "trsm": trsm, "geqrf": geqrf, "orgqr": orgqr, "syevd": syevd, "gesdd": gesdd}
+# Per routine: its operands, its number of int options, its results; "c" is
+# a matrix of the routine's type (complex in the complex form), "r" a real
+# value of the matching precision, "i" an int32 code.
+SIGNATURES = {
+    "potrf": (potrf, "c", 1, "ci"),
+    "getrf": (getrf, "c", 0, "cii"),
+    "trsm": (trsm, "cc", 4, "c"),
+    "geqrf": (geqrf, "c", 0, "cc"),
+    "orgqr": (orgqr, "cc", 0, "c"),
+    "syevd": (syevd, "c", 2, "cri"),
+    "gesdd": (gesdd, "c", 1, "crcci"),
+}
+
+
+def _packed(name: str, complex_form: bool):
+    """The packed function: tensors to numpy (parts joined in the complex
+    form), the routine, and its results written to the output tensors."""
+    routine, operands, num_options, results = SIGNATURES[name]
+
+    def run(*args):
+        position, arrays = 0, []
+        for kind in operands:
+            if complex_form and kind == "c":
+                real, imag = args[position].numpy(), args[position + 1].numpy()
+                value = np.empty(real.shape, np.result_type(real.dtype, np.complex64))
+                value.real, value.imag = real, imag
+                arrays.append(value)
+                position += 2
+            else:
+                arrays.append(args[position].numpy())
+                position += 1
+        options = [int(v) for v in args[position : position + num_options]]
+        position += num_options
+        for kind, value in zip(results, routine(*arrays, *options)):
+            parts = 2 if complex_form and kind == "c" else 1
+            outputs = args[position : position + parts]
+            position += parts
+            if value is None:
+                value = np.zeros(outputs[0].shape, outputs[0].dtype)
+            values = (value.real, value.imag) if parts == 2 else (value,)
+            for tensor, part in zip(outputs, values):
+                tensor.copyfrom(np.asarray(part, dtype=tensor.dtype, order="C"))
+
+    return run
 
 
 def register() -> None:
-    """Registers every routine as `stablehlo_tvm.lapack.<name>` (once)."""
+    """Registers every routine as `stablehlo_tvm.lapack.<name>` and
+    `stablehlo_tvm.lapack.complex.<name>` (once)."""
     global _REGISTERED
     if _REGISTERED:
         return
     import tvm_ffi
 
-    for name, function in ROUTINES.items():
-        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.{name}", function, override=True)
+    for name in SIGNATURES:
+        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.{name}", _packed(name, False), override=True)
+        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.complex.{name}", _packed(name, True), override=True)
     _REGISTERED = True

@@ -194,3 +194,14 @@ func.func @long_fft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [8192] : (tensor<8192xf32>) -> tensor<4097xcomplex<f32>>
   return %0 : tensor<4097xcomplex<f32>>
 }
+
+// -----
+
+// A complex LAPACK call takes and gives parts; the int result stays whole.
+// CHECK-LABEL: func.func @lapack
+// CHECK: %[[R:.*]]:3 = stablehlo.custom_call @lapack_cpotrf_ffi(%arg0, %arg1) {mhlo.backend_config = {uplo = 76 : ui8}, stablehlo_tvm.complex_parts} : (tensor<3x3xf32>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<i32>)
+// CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2
+func.func @lapack(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<i32>) {
+  %0:2 = stablehlo.custom_call @lapack_cpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<i32>)
+  return %0#0, %0#1 : tensor<3x3xcomplex<f32>>, tensor<i32>
+}

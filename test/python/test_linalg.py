@@ -111,3 +111,19 @@ func.func @main(%a: tensor<2x4x4xf64>) -> tensor<2x4x4xf64> {{
     factor = jax.jit(jnp.linalg.cholesky)(spd)
     want = factor if lower else np.swapaxes(factor, -1, -2)
     np.testing.assert_allclose(stablehlo_tvm.build(text)(spd), np.asarray(want), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype,tol", [("complex64", 2e-4), ("complex128", 1e-10)])
+def test_complex_linalg(dtype, tol):
+    """Complex LAPACK calls (c/z potrf, getrf, trsm, geqrf, ungqr, heevd,
+    gesdd): their values cross as (real, imag) parts and are joined again
+    for LAPACK."""
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal((2, 4, 4)) + 1j * rng.standard_normal((2, 4, 4))).astype(dtype)
+    b = (rng.standard_normal((2, 4, 3)) + 1j * rng.standard_normal((2, 4, 3))).astype(dtype)
+    hpd = a @ np.conj(np.swapaxes(a, -1, -2)) + 4 * np.eye(4, dtype=dtype)
+    assert_matches_jax(jnp.linalg.cholesky, hpd, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.solve, a, b, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jnp.linalg.qr(m), a, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.eigh, hpd, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jnp.linalg.svd(m, full_matrices=False), a, rtol=tol, atol=tol)

@@ -8,6 +8,9 @@
 //   potrf [lower]            getrf []              geqrf []     orgqr []
 //   trsm  [left, lower, transpose (0 N, 1 T, 2 C), unit_diagonal]
 //   syevd [compute_vectors, lower]   gesdd [vectors (0 none, 1 reduced, 2 full)]
+// Complex routines (c/z; ungqr and heevd for orgqr and syevd) arrive with
+// their complex values split into parts by stablehlo-lower-complex and call
+// `stablehlo_tvm.lapack.complex.<routine>`.
 // Results keep the custom call's: LAPACK's outputs in its conventions (1-based
 // pivots, info codes), batched over the leading dimensions. stablehlo.cholesky
 // is potrf too.
@@ -18,6 +21,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Regex.h"
 
 namespace mlir::stablehlo_tvm {
@@ -37,11 +41,19 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     static const llvm::Regex pattern(
-        "^lapack_([sd])(potrf|getrf|trsm|geqrf|orgqr|syevd|gesdd)_ffi$");
+        "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|syevd|heevd|"
+        "gesdd)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
-      return rewriter.notifyMatchFailure(op, "not a real LAPACK routine");
-    StringRef routine = match[2];
+      return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
+    bool isComplex = match[1] == "c" || match[1] == "z";
+    if (isComplex && !op->hasAttr("stablehlo_tvm.complex_parts"))
+      return rewriter.notifyMatchFailure(op, "complex values not split");
+    // The complex names of the real routines.
+    StringRef routine = llvm::StringSwitch<StringRef>(match[2])
+                            .Case("ungqr", "orgqr")
+                            .Case("heevd", "syevd")
+                            .Default(match[2]);
     SmallVector<int64_t> scalars;
     bool lower = option(op, "uplo", 'L') == 'L';
     if (routine == "potrf") {
@@ -57,9 +69,11 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
       char mode = option(op, "mode", 'A');
       scalars = {mode == 'N' ? 0 : (mode == 'S' ? 1 : 2)};
     }
+    std::string function = (isComplex ? "stablehlo_tvm.lapack.complex."
+                                      : "stablehlo_tvm.lapack.") +
+                           routine.str();
     rewriter.replaceOpWithNewOp<tvm::CallDpsPackedOp>(
-        op, op.getResultTypes(),
-        rewriter.getStringAttr("stablehlo_tvm.lapack." + routine),
+        op, op.getResultTypes(), rewriter.getStringAttr(function),
         adaptor.getOperands(), rewriter.getDenseI64ArrayAttr(scalars));
     return success();
   }

@@ -51,3 +51,14 @@ func.func @cholesky_op(%a: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
   %0 = stablehlo.cholesky %a : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
   return %0 : tensor<2x3x3xf32>
 }
+
+// -----
+
+// Complex routines, their values split into parts, call the complex form;
+// heevd is syevd's complex name.
+// CHECK-LABEL: func.func @complex_eigh
+// CHECK: tvm.call_dps_packed "stablehlo_tvm.lapack.complex.syevd"(%arg0, %arg1) scalars = [1, 1]
+func.func @complex_eigh(%re: tensor<3x3xf32>, %im: tensor<3x3xf32>) -> tensor<3xf32> {
+  %0:4 = stablehlo.custom_call @lapack_cheevd_ffi(%re, %im) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}, stablehlo_tvm.complex_parts} : (tensor<3x3xf32>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#2 : tensor<3xf32>
+}
