@@ -41,20 +41,7 @@ struct Features {
     return splatConstant(b, loc, likeType,
                          b.getFloatAttr(likeType.getElementType(), value));
   }
-  /// The mean over every axis but the feature's.
-  Value mean(Value x) {
-    SmallVector<int64_t> axes;
-    int64_t count = 1;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (d != feature) {
-        axes.push_back(d);
-        count *= type.getDimSize(d);
-      }
-    Value sum = tvm::SumOp::create(b, loc, vectorType(), x,
-                                   b.getDenseI64ArrayAttr(axes),
-                                   b.getBoolAttr(false));
-    return bin<tvm::DivideOp>(sum, scalar(sum, static_cast<double>(count)));
-  }
+  /// The sum over every axis but the feature's.
   Value sum(Value x) {
     SmallVector<int64_t> axes;
     for (int64_t d = 0; d < type.getRank(); ++d)
@@ -63,6 +50,15 @@ struct Features {
     return tvm::SumOp::create(b, loc, vectorType(), x,
                               b.getDenseI64ArrayAttr(axes),
                               b.getBoolAttr(false));
+  }
+  /// The mean over every axis but the feature's.
+  Value mean(Value x) {
+    Value total = sum(x);
+    int64_t count = 1;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != feature)
+        count *= type.getDimSize(d);
+    return bin<tvm::DivideOp>(total, scalar(total, static_cast<double>(count)));
   }
   Value stddev(Value variance, APFloat epsilon) {
     bool lost;
