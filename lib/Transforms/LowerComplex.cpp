@@ -566,11 +566,8 @@ struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
         operands.push_back(part.second);
     }
     SmallVector<Type> types;
-    for (Type type : op.getResultTypes()) {
-      bool isComplex = isComplexTensor(type);
-      Type part = isComplex ? Type(partType(type)) : type;
-      types.append(isComplex ? 2 : 1, part);
-    }
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
+      return failure();
     OperationState state(op.getLoc(), op->getName().getStringRef(), operands,
                          types, op->getAttrs());
     Operation *split = c.b.create(state);

@@ -138,6 +138,9 @@ struct WidenOp : ConversionPattern {
 struct WidenSubByteIntegersPass
     : impl::WidenSubByteIntegersBase<WidenSubByteIntegersPass> {
   void runOnOperation() override {
+    // Every import runs this pass; most modules have nothing to widen.
+    if (!touchesSubByte(getOperation()))
+      return;
     MLIRContext *context = &getContext();
     WideningConverter converter;
     ConversionTarget target(*context);

@@ -23,7 +23,9 @@ class Compiled:
         # stack frame of the VM, so such modules run on a thread with room.
         attrs = irmodule.attrs
         self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
-        self._functions: dict[str, Any] = {}
+        # name -> (VM function, complex argument and result positions),
+        # resolved on the first call.
+        self._functions: dict[str, tuple[Any, set[int], set[int]]] = {}
 
     def __call__(self, *args: Any):
         return self.call(self.entry, *args)
@@ -32,12 +34,13 @@ class Compiled:
         """Calls another function of the module by name."""
         import tvm
 
-        # order="C" copies only when needed and, unlike ascontiguousarray, keeps
-        # 0-d arrays 0-d.
-        name = self._relax_name(name)
-        complex_args, complex_results = self._complex_signature(name)
+        if name not in self._functions:
+            self._functions[name] = self._resolve(name)
+        function, complex_args, complex_results = self._functions[name]
         arrays = []
         for i, a in enumerate(args):
+            # order="C" copies only when needed and, unlike
+            # ascontiguousarray, keeps 0-d arrays 0-d.
             a = np.asarray(a, order="C")
             if a.dtype.name in _SUB_BYTE:
                 # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
@@ -45,35 +48,26 @@ class Compiled:
             # TVM has no complex dtype: complex values travel as (real, imag).
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
         tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
-        function = self._functions.get(name)
-        if function is None:
-            function = self._functions[name] = self._vm[name]
         result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
         outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
         if complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
-    def _relax_name(self, name: str) -> str:
-        """The Relax name of the function the program calls `name` (TVM
-        renames symbols such as 'f.impl'; the original stays the function's
-        global_symbol)."""
-        if name in self._functions:
-            return name
-        for gvar, function in self.irmodule.functions.items():
-            attrs = function.attrs
+    def _resolve(self, name: str) -> tuple[Any, set[int], set[int]]:
+        """The VM function the program calls `name` (TVM renames symbols such
+        as 'f.impl'; the original stays the function's global_symbol) and
+        how its complex values were split."""
+        relax_name = name
+        for gvar, relax_function in self.irmodule.functions.items():
+            attrs = relax_function.attrs
             if gvar.name_hint == name or (attrs is not None and attrs.get("global_symbol") == name):
-                return gvar.name_hint
-        return name
-
-    def _complex_signature(self, name: str) -> tuple[set[int], set[int]]:
-        attrs = self.irmodule[name].attrs
-        if attrs is None:
-            return set(), set()
-        return (
-            {int(i) for i in attrs.get("tvm.complex_arguments", [])},
-            {int(i) for i in attrs.get("tvm.complex_results", [])},
-        )
+                relax_name = gvar.name_hint
+                break
+        attrs = self.irmodule[relax_name].attrs
+        complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
+        complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
+        return self._vm[relax_name], complex_args, complex_results
 
 
 LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"

@@ -12,10 +12,6 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-Value constantOf(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
-}
-
 bool isSigned(Type element) {
   auto type = cast<IntegerType>(element);
   return !type.isUnsigned() && type.getWidth() != 1;
@@ -25,8 +21,8 @@ bool isSigned(Type element) {
 /// products of their 32-bit halves.
 Value unsignedHigh64(OpBuilder &b, Location loc, Value x, Value y) {
   Type i64 = x.getType();
-  Value mask = constantOf(b, loc, i64, 0xFFFFFFFF);
-  Value shift = constantOf(b, loc, i64, 32);
+  Value mask = intConstant(b, loc, i64, 0xFFFFFFFF);
+  Value shift = intConstant(b, loc, i64, 32);
   auto low = [&](Value v) -> Value { return arith::AndIOp::create(b, loc, v, mask); };
   auto high = [&](Value v) -> Value { return arith::ShRUIOp::create(b, loc, v, shift); };
   auto mul = [&](Value u, Value v) -> Value { return arith::MulIOp::create(b, loc, u, v); };
@@ -71,7 +67,7 @@ Value integerPower(OpBuilder &b, Location loc, Type element, Value x,
                    Value y) {
   Type type = x.getType();
   unsigned width = type.getIntOrFloatBitWidth();
-  Value zero = constantOf(b, loc, type, 0), one = constantOf(b, loc, type, 1);
+  Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
   Value negative = isSigned(element)
                        ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                                y, zero)
@@ -118,7 +114,7 @@ Value integerPower(OpBuilder &b, Location loc, Type element, Value x,
   // x^-n is 1/x^n truncated: nonzero only for x = +-1, where x^n is the answer.
   Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, one);
   Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
-                                           constantOf(b, loc, type, -1));
+                                           intConstant(b, loc, type, -1));
   Value unit = arith::OrIOp::create(b, loc, isOne, isMinusOne);
   Value reciprocal = arith::SelectOp::create(b, loc, unit, result, zero);
   return arith::SelectOp::create(b, loc, negative, reciprocal, result);
@@ -140,14 +136,14 @@ Value multiplyHigh(OpBuilder &b, Location loc, Type element, Value x,
     Value wideY = extend(y);
     Value product = arith::MulIOp::create(b, loc, wideX, wideY);
     Value high = arith::ShRUIOp::create(b, loc, product,
-                                        constantOf(b, loc, wide, width));
+                                        intConstant(b, loc, wide, width));
     return arith::TruncIOp::create(b, loc, type, high);
   }
   Value high = unsignedHigh64(b, loc, x, y);
   if (!isSignedType)
     return high;
   // Signed from unsigned: subtract y where x < 0 and x where y < 0.
-  Value zero = constantOf(b, loc, type, 0);
+  Value zero = intConstant(b, loc, type, 0);
   auto ifNegative = [&](Value v, Value term) -> Value {
     Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
     return arith::SelectOp::create(b, loc, neg, term, zero);

@@ -215,6 +215,9 @@ Value totalOrderKey(OpBuilder &b, Location loc, Value x);
 /// The float of `floatType` whose totalOrderKey is `key`.
 Value fromTotalOrderKey(OpBuilder &b, Location loc, Type floatType, Value key);
 
+/// An arith constant `value` of the signless integer type `type`.
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+
 /// An arith constant of the signless scalar type for `type`'s bits.
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,
                      const APInt &bits);

@@ -25,11 +25,6 @@ bool isUnsignedElement(Type element) {
   return intType && (intType.isUnsigned() || intType.getWidth() == 1);
 }
 
-Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return arith::ConstantOp::create(b, loc, type,
-                                   b.getIntegerAttr(type, value));
-}
-
 Value isNaNScalar(OpBuilder &b, Location loc, Value x) {
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
 }
@@ -315,6 +310,11 @@ Value fromTotalOrderKey(OpBuilder &b, Location loc, Type floatType,
                         Value key) {
   Value bits = flipMagnitudeIfNegative(b, loc, key);
   return arith::BitcastOp::create(b, loc, floatType, bits);
+}
+
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return arith::ConstantOp::create(b, loc, type,
+                                   b.getIntegerAttr(type, value));
 }
 
 Value scalarConstant(OpBuilder &builder, Location loc, Type type,
