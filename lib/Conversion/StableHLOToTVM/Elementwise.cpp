@@ -273,13 +273,17 @@ struct ElementwiseConversion : TVMTypedPattern<SrcOp> {
 };
 
 /// IEEE inequality: Relax's not_equal is an ordered comparison on floats
-/// (false for NaN), so floats use the negation of equality.
+/// (false for NaN), so floats add "either is NaN". (The negation of
+/// equality would not do: TVM's simplifier rewrites it to not_equal.)
 Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
                Value rhs) {
+  Value ordered = tvm::NotEqualOp::create(builder, loc, type, lhs, rhs);
   if (!isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
-    return tvm::NotEqualOp::create(builder, loc, type, lhs, rhs);
-  Value equal = tvm::EqualOp::create(builder, loc, type, lhs, rhs);
-  return tvm::LogicalNotOp::create(builder, loc, type, equal);
+    return ordered;
+  Value lhsNaN = isNaN(builder, loc, lhs);
+  Value rhsNaN = isNaN(builder, loc, rhs);
+  Value eitherNaN = tvm::LogicalOrOp::create(builder, loc, type, lhsNaN, rhsNaN);
+  return tvm::LogicalOrOp::create(builder, loc, type, ordered, eitherNaN);
 }
 
 /// The Relax comparison for a direction; comparisons on tensors of the same

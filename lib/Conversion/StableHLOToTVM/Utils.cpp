@@ -123,8 +123,11 @@ Value astype(OpBuilder &builder, Location loc, Value value,
 Value isNaN(OpBuilder &builder, Location loc, Value value) {
   auto boolType =
       cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());
-  Value equal = tvm::EqualOp::create(builder, loc, boolType, value, value);
-  return tvm::LogicalNotOp::create(builder, loc, boolType, equal);
+  // TVM's isnan takes f32 and f64 only; narrower floats widen exactly.
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType().getIntOrFloatBitWidth() < 32)
+    value = astype(builder, loc, value, type.clone(builder.getF32Type()));
+  return tvm::IsNaNOp::create(builder, loc, boolType, value);
 }
 
 Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,

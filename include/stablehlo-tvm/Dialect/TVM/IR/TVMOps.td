@@ -99,6 +99,16 @@ def TVM_IsFiniteOp : TVM_PlainOp<"isfinite", [SameOperandsAndResultShape]> {
   let results = (outs TVM_BoolTensor:$result);
 }
 
+def TVM_IsNaNOp : TVM_PlainOp<"isnan", [SameOperandsAndResultShape]> {
+  let summary = "relax.op.isnan: the one NaN test TVM keeps through fusion";
+  let description = [{
+    `logical_not(equal(x, x))` is not a NaN test once fused: TVM's simplifier
+    turns `!(a == b)` into `a != b`, an ordered comparison, false for NaN.
+  }];
+  let arguments = (ins TVM_Tensor:$x);
+  let results = (outs TVM_BoolTensor:$result);
+}
+
 // Comparisons.
 def TVM_EqualOp : TVM_CompareOp<"equal">;
 def TVM_NotEqualOp : TVM_CompareOp<"not_equal">;
