@@ -89,7 +89,9 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     result_infos = [type_info for _, type_info in op["results"]]
     where = f"{op['location']}: tvm.kernel"
     out = [_tensor_type(type_info, where) for type_info in result_infos]
-    func = kernel_primfunc(op, operand_infos, result_infos)
+    # Opaque to operator fusion (8 is TVM's kOpaque): a kernel keeps its own
+    # loop nest, which FuseTIR cannot merge with legalized operators.
+    func = kernel_primfunc(op, operand_infos, result_infos).with_attr("op_pattern", 8)
     gvar = emitter.module.add_func(func, attributes["name"])
     return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
 
