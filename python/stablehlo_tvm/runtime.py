@@ -32,6 +32,22 @@ class Compiled:
 
     def call(self, name: str, *args: Any):
         """Calls another function of the module by name."""
+        function, tensors, complex_results = self._prepare(name, args)
+        result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
+        outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
+        if complex_results:
+            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def runner(self, *args: Any, name: str | None = None):
+        """A callable that runs the function on ``args`` already on the device
+        and leaves its results there: what a benchmark times."""
+        function, tensors, _ = self._prepare(name or self.entry, args)
+        if self._recursive:
+            return lambda: _call_with_deep_stack(function, tensors)
+        return lambda: function(*tensors)
+
+    def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
         import tvm
 
         if name not in self._functions:
@@ -47,12 +63,7 @@ class Compiled:
                 a = a.astype(_SUB_BYTE[a.dtype.name])
             # TVM has no complex dtype: complex values travel as (real, imag).
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
-        tensors = [tvm.runtime.tensor(a, self.device) for a in arrays]
-        result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
-        outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
-        if complex_results:
-            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        return function, [tvm.runtime.tensor(a, self.device) for a in arrays], complex_results
 
     def _resolve(self, name: str) -> tuple[Any, set[int], set[int]]:
         """The VM function the program calls `name` (TVM renames symbols such
@@ -121,13 +132,29 @@ def _join_complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
     return value
 
 
-def build(source: Any, *example_args: Any, target: Any = "llvm", entry: str = "main") -> Compiled:
+def build(
+    source: Any,
+    *example_args: Any,
+    target: Any = None,
+    entry: str = "main",
+    schedule: bool = True,
+) -> Compiled:
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
-    takes) with ``tvm.compile`` and returns a callable over its entry function."""
+    takes) and returns a callable over its entry function.
+
+    ``target`` defaults to this machine's CPU (named, with its core count).
+    On CPUs, convolutions become matrix products, TVM fuses operators and
+    every fused PrimFunc is scheduled by ``stablehlo_tvm.cpu``'s rules
+    (``schedule=False``: TVM's default pipeline, TIR left as legalized)."""
     import tvm
 
     from .api import import_stablehlo
+    from .cpu import cpu_pipeline, resolve_target
 
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
-    executable = tvm.compile(irmodule, target=target)
+    target = resolve_target(target)
+    pipeline = "default"
+    if target.kind.name == "llvm" and schedule:
+        pipeline = cpu_pipeline(target)
+    executable = tvm.compile(irmodule, target=target, relax_pipeline=pipeline)
     return Compiled(executable, tvm.cpu(), entry, irmodule)

@@ -1,0 +1,26 @@
+"""Injective PrimFuncs (element-wise chains, broadcasts, transposes, copies):
+inlined into one loop nest, outer axes fused and shared among cores, the
+innermost axis vectorized."""
+
+from __future__ import annotations
+
+from tvm import s_tir, tirx
+from tvm.s_tir.dlight.analysis import normalize_prim_func
+from tvm.target import Target
+
+from .rule import CPURule
+
+
+class Elementwise(CPURule):
+    def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
+        sch = s_tir.Schedule(func)
+        blocks = normalize_prim_func(sch)
+        if blocks is None or not blocks or not all(b.is_injective() for b in blocks):
+            return None
+        remaining = self.inline_all(sch, [b.block_rv for b in blocks[:-1]])
+        last = blocks[-1].block_rv
+        dtype = sch.get(last).writes[0].source.dtype if sch.get(last).writes else "float32"
+        lanes = self.lanes(target, dtype)
+        for block in remaining + [last]:
+            self.schedule_at_root(sch, block, lanes)
+        return sch

@@ -1,0 +1,138 @@
+"""Matmul-shaped PrimFuncs (matmul, batch matmul, dot_general, dense) with
+their fused prologue and epilogue: a register-tiled, vectorized, parallel
+schedule.
+
+The block C[S.., I, J] += A[S.., I, K] * B[S.., K or J ..] is tiled into
+MR x NR register tiles (NR a multiple of the SIMD width along J, which must be
+C's innermost axis). B is packed panel by panel into a K x NR buffer reused
+by every row tile, the accumulator lives in a local tile (registers once LLVM
+unrolls it), and the epilogue (bias, activation, where) is fused into the
+tile's write-back. Work is shared among cores over batch and J panels.
+"""
+
+from __future__ import annotations
+
+from tvm import s_tir, tirx
+from tvm.s_tir.dlight.analysis import normalize_prim_func
+from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
+from tvm.target import Target
+
+from .rule import CPURule, divisor_at_most, extent_of, vectorizable
+
+# Rows of A whose products share one loaded row of B, by SIMD registers.
+_ROWS_WITH_32_REGISTERS = 8
+_ROWS_WITH_16_REGISTERS = 4
+# K is walked in chunks of this many (measured: 128 beats 256 and 512).
+_K_CHUNK = 128
+# Below this many rows of A, packing B costs more than it saves.
+_PACK_MIN_ROWS = 16
+
+
+class Matmul(CPURule):
+    def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
+        sch = s_tir.Schedule(func)
+        blocks = normalize_prim_func(sch)
+        if blocks is None:
+            return None
+        reductions = [b for b in blocks if not b.is_injective()]
+        if len(reductions) != 1:
+            return None
+        main = reductions[0].block_rv
+        traits = detect_iter_traits(sch.get(main))
+        if traits is None:
+            return None
+        _, _, c_traits, block_traits = traits
+        lanes = self.lanes(target, sch.get(main).writes[0].source.dtype)
+
+        # Prologue and epilogue blocks are computed inline where possible.
+        others = [b.block_rv for b in blocks if b.is_injective()]
+        remaining = self.inline_all(sch, others)
+        # An epilogue joins the tile's write-back when it is C's only reader.
+        epilogue = [b for b in remaining if self.is_consumer_of(sch, b, main)]
+        epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 else []
+        for block in remaining:  # the rest: element-wise loop nests of their own
+            if block not in epilogue:
+                self.schedule_at_root(sch, block, lanes)
+
+        loops = sch.get_loops(main)
+        iter_vars = sch.get(main).iter_vars
+        if len(loops) != len(iter_vars):
+            return None
+        kinds = [t.kind for t in block_traits]
+        by_kind = {k: [l for l, kind in zip(loops, kinds) if kind == k] for k in IterKind}
+        # J must be the innermost axis of C for stores and B loads to vectorize.
+        c_write = sch.get(main).writes[0]
+        if not c_write.region or not _last_index_is(c_write.region[-1].min, iter_vars, kinds, IterKind.kIter_J):
+            return None
+
+        # One I and one J axis are tiled (J: C's innermost); further I and J
+        # axes (a batch only one operand has) are walked outside like batches,
+        # so that every tile's write-back is one rectangle of C.
+        i_loops, j_loops = by_kind[IterKind.kIter_I], by_kind[IterKind.kIter_J]
+        j_last = _loop_of_index(c_write.region[-1].min, iter_vars, loops)
+        j_rest = [l for l in j_loops if not sch.get(l).same_as(sch.get(j_last))]
+        outer = by_kind[IterKind.kIter_S] + by_kind[IterKind.kIter_T] + i_loops[:-1] + j_rest
+        sch.reorder(*outer, i_loops[-1], j_last, *by_kind[IterKind.kIter_K])
+        i, j = i_loops[-1], j_last
+        k = sch.fuse(*by_kind[IterKind.kIter_K]) if len(by_kind[IterKind.kIter_K]) > 1 else by_kind[IterKind.kIter_K][0]
+        m, n, depth = extent_of(sch, i), extent_of(sch, j), extent_of(sch, k)
+        if None in (m, n, depth):
+            return None
+
+        nr = divisor_at_most(n, 2 * lanes, multiple_of=lanes) or divisor_at_most(n, lanes)
+        rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
+        mr = divisor_at_most(m, rows)
+        kc = divisor_at_most(depth, _K_CHUNK)
+        io, ii = sch.split(i, [m // mr, mr])
+        jo, ji = sch.split(j, [n // nr, nr])
+        ko, ki = sch.split(k, [depth // kc, kc])
+        sch.reorder(*outer, jo, io, ko, ki, ii, ji)
+
+        # Accumulate the tile locally, then write it back with the epilogue.
+        local = sch.cache_write(main, 0, "local")
+        sch.reverse_compute_at(local, io, preserve_unit_loops=True)
+        if epilogue:
+            try:
+                sch.reverse_compute_inline(epilogue[0])
+            except Exception:  # noqa: BLE001 - an epilogue that is not element-wise
+                sch.reverse_compute_at(epilogue[0], io, preserve_unit_loops=True)
+                self.vectorize_innermost(sch, epilogue[0], lanes)
+        self.vectorize_innermost(sch, local, lanes)
+        # Vectorized and unrolled while it is still one reduction block; the
+        # initialization split off afterwards keeps these loop kinds.
+        sch.unroll(ii)
+        if nr % lanes == 0 and vectorizable(sch.get(main)):
+            sch.vectorize(ji)
+        if m >= _PACK_MIN_ROWS and n // nr > 1:
+            b_index = _b_operand(sch.get(main), kinds, iter_vars)
+            if b_index is not None:
+                packed = sch.cache_read(main, b_index, "global")
+                sch.compute_at(packed, jo, preserve_unit_loops=True)
+                self.vectorize_innermost(sch, packed, lanes)
+        sch.parallel(sch.fuse(*outer, jo) if outer else jo)
+        sch.decompose_reduction(main, ko)
+        return sch
+
+
+def _bits(dtype: str) -> int:
+    import tvm
+
+    return tvm.DataType(dtype).bits
+
+
+def _last_index_is(index, iter_vars, kinds, kind) -> bool:
+    return any(index.same_as(v.var) and k == kind for v, k in zip(iter_vars, kinds))
+
+
+def _loop_of_index(index, iter_vars, loops):
+    return next(l for v, l in zip(iter_vars, loops) if index.same_as(v.var))
+
+
+def _b_operand(block, kinds, iter_vars) -> int | None:
+    """Which read of `block` is B: the one indexed by J and K."""
+    j_vars = {v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_J}
+    for n, read in enumerate(block.reads):
+        used = {v for r in read.region for v in tirx.analysis.undefined_vars(r.min)}
+        if used & j_vars:
+            return n
+    return None

@@ -1,0 +1,46 @@
+"""The Relax pipeline `build` compiles with on CPUs: convolutions as matrix
+products, TVM's legalization and operator fusion, every fused PrimFunc
+scheduled by this package's rules, then TVM's usual lowering to the VM.
+(TVM's own default for CPUs neither fuses nor schedules.)"""
+
+from __future__ import annotations
+
+import tvm
+from tvm import relax
+
+
+def cpu_pipeline(target):
+    from .conv_as_matmul import ConvAsMatmul
+    from .fastmath import register
+    from .schedule import ScheduleFunctions
+
+    register()
+
+    @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPUPipeline")
+    def pipeline(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        with target:
+            passes = [
+                relax.backend.DispatchSampling(),
+                relax.backend.DispatchSortScan(),
+                ConvAsMatmul,
+                relax.transform.LegalizeOps(),
+                relax.transform.AnnotateTIROpPattern(),
+                relax.transform.FuseOps(),
+                relax.transform.FuseTIR(),
+                relax.transform.DeadCodeElimination(),
+                ScheduleFunctions(target),
+                relax.transform.RewriteDataflowReshape(),
+                relax.transform.ToNonDataflow(),
+                relax.transform.RemovePurityChecking(),
+                relax.transform.CallTIRRewrite(),
+                relax.transform.StaticPlanBlockMemory(),
+                relax.transform.LowerAllocTensor(),
+                relax.transform.KillAfterLastUse(),
+                relax.transform.LowerRuntimeBuiltin(),
+                relax.transform.ComputePrimValue(),
+                relax.transform.VMShapeLower(),
+                relax.transform.AttachGlobalSymbol(),
+            ]
+            return tvm.transform.Sequential(passes)(mod)
+
+    return pipeline

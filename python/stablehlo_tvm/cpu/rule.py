@@ -1,0 +1,152 @@
+"""What the CPU schedule rules share: the target test, SIMD width, inlining
+and vectorizing helpers."""
+
+from __future__ import annotations
+
+from tvm import s_tir, tirx
+from tvm.s_tir.dlight.base import ScheduleRule
+from tvm.target import Target
+
+from .target import vector_lanes
+
+
+class CPURule(ScheduleRule):
+    """A rule for LLVM CPU targets; `apply` returns None when it does not fit."""
+
+    def is_target_available(self, target: Target) -> bool:
+        return target.kind.name == "llvm"
+
+    @staticmethod
+    def lanes(target: Target, dtype: str) -> int:
+        import tvm
+
+        bits = tvm.DataType(dtype).bits
+        return vector_lanes(target, bits if bits >= 8 else 8)
+
+    @staticmethod
+    def inline_all(sch: s_tir.Schedule, blocks: list) -> list:
+        """Inlines what is worth it, into consumers or else into producers,
+        and returns the blocks that stay (see `worth_inlining`)."""
+        blocks = list(blocks)
+        progress = True
+        while progress:
+            progress = False
+            for block in list(blocks):
+                if worth_inlining(sch, block):
+                    try:
+                        sch.compute_inline(block)
+                    except Exception:  # noqa: BLE001 - the schedule says why it cannot
+                        continue
+                    blocks.remove(block)
+                    progress = True
+            for block in list(blocks):
+                # The producer's buffer disappears: no other reader may need it.
+                if not reads_each_once(sch, block) or any(len(sch.get_consumers(p)) != 1 for p in sch.get_producers(block)):
+                    continue
+                try:
+                    sch.reverse_compute_inline(block)
+                except Exception:  # noqa: BLE001
+                    continue
+                blocks.remove(block)
+                progress = True
+        return blocks
+
+    @staticmethod
+    def schedule_at_root(sch: s_tir.Schedule, block, lanes: int) -> None:
+        """An element-wise loop nest of its own: innermost axis vectorized,
+        the others fused and shared among cores when there is enough work."""
+        loops = sch.get_loops(block)
+        if not loops:
+            return
+        CPURule.vectorize_innermost(sch, block, lanes)
+        loops = sch.get_loops(block)
+        outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
+        total = 1
+        for l in loops:
+            total *= extent_of(sch, l) or 1
+        if outer and total >= _PARALLEL_GRAIN:
+            sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+
+    @staticmethod
+    def is_consumer_of(sch: s_tir.Schedule, block, producer) -> bool:
+        return any(sch.get(c).same_as(sch.get(block)) for c in sch.get_consumers(producer))
+
+    @staticmethod
+    def vectorize_innermost(sch: s_tir.Schedule, block, lanes: int) -> None:
+        """Vectorizes the innermost loop of `block` by a divisor of its extent
+        up to `lanes` (none when the extent is odd or unknown)."""
+        loops = sch.get_loops(block)
+        if not loops or not vectorizable(sch.get(block)):
+            return
+        extent = extent_of(sch, loops[-1])
+        if extent is None or extent < 2:
+            return
+        width = divisor_at_most(extent, lanes)
+        if width < 2:
+            return
+        if width < extent:
+            _, loops_inner = sch.split(loops[-1], [extent // width, width])
+            sch.vectorize(loops_inner)
+        else:
+            sch.vectorize(loops[-1])
+
+
+# What must stay scalar: intrinsics LLVM's code generator cannot emit on
+# vectors (TVM lowers them to scalar libm calls after vectorization), and
+# integer division and remainder, whose guarded divisor (the import never
+# divides by 0 or INT_MIN by -1) LLVM's scalarized vector division no longer
+# respects: vectorized, test_integer_division_edge_cases_do_not_trap traps.
+_SCALAR_ONLY = ("T.sinh(", "T.cosh(", "T.Div(", "T.truncmod(", "T.floordiv(", "T.floormod(")
+
+
+# Fewer elements than this are not worth waking another thread for.
+_PARALLEL_GRAIN = 16384
+# A producer read more than once per consumer element is inlined only when
+# its own computation is about this small (a broadcast, a cast, a constant):
+# inlining copies the expression into every read, so chains of multiply-read
+# formulas (tanh, lgamma, NaN-propagating max) would grow exponentially.
+_SMALL_EXPRESSION = 120
+
+
+def worth_inlining(sch: s_tir.Schedule, block) -> bool:
+    stmt = sch.get(block)
+    if len(stmt.writes) != 1:
+        return False
+    name = stmt.writes[0].source.name
+    loads = sum(sch.get(c).body.script().count(f"{name}[") for c in sch.get_consumers(block))
+    if loads <= 1:
+        return True
+    body = stmt.body.script()
+    return len(body.splitlines()[-1]) <= _SMALL_EXPRESSION
+
+
+def reads_each_once(sch: s_tir.Schedule, block) -> bool:
+    """Whether `block` loads every buffer it reads once (reverse inlining
+    copies the producer's expression into each load)."""
+    stmt = sch.get(block)
+    body = stmt.body.script().splitlines()[-1]
+    return all(body.count(f"{r.source.name}[") <= 1 for r in stmt.reads)
+
+
+def vectorizable(block) -> bool:
+    # Vector code over loaded booleans mixes i8 (memory) and i1 (compares)
+    # operands in one LLVM instruction, which LLVM's verifier rejects.
+    if any(str(r.source.dtype) == "bool" for r in block.reads):
+        return False
+    # TVM's Python API has no TIR visitor; the printed block names every call.
+    text = block.script()
+    return not any(name in text for name in _SCALAR_ONLY)
+
+
+def extent_of(sch: s_tir.Schedule, loop) -> int | None:
+    extent = sch.get(loop).extent
+    return int(extent) if isinstance(extent, tirx.IntImm) else None
+
+
+def divisor_at_most(n: int, limit: int, multiple_of: int = 1) -> int:
+    """The largest divisor of `n` that is at most `limit` and a multiple of
+    `multiple_of`; 0 when there is none (1 always divides)."""
+    for d in range(min(n, limit), 0, -1):
+        if n % d == 0 and d % multiple_of == 0:
+            return d
+    return 0

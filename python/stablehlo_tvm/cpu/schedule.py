@@ -1,0 +1,43 @@
+"""ScheduleFunctions: the module pass that gives every PrimFunc the first
+CPU rule that fits. A rule that fails on a function it claimed leaves the
+function to the next rule: an unscheduled PrimFunc is slow, never wrong."""
+
+from __future__ import annotations
+
+import tvm
+from tvm import tirx
+
+
+def default_rules() -> list:
+    from tvm.s_tir.dlight.cpu import GEMV
+
+    from .elementwise import Elementwise
+    from .matmul import Matmul
+    from .reduction import RowReduction
+
+    # TVM's GEMV rule takes the matrix-vector products (one row) Matmul leaves.
+    return [Matmul(), GEMV(), RowReduction(), Elementwise()]
+
+
+@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ScheduleFunctions")
+class ScheduleFunctions:
+    def __init__(self, target, rules=None):
+        self.target = target
+        self.rules = default_rules() if rules is None else rules
+
+    def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        updates = {}
+        for gvar, func in mod.functions_items():
+            if not isinstance(func, tirx.PrimFunc) or func.attrs.get("tirx.is_scheduled", False):
+                continue
+            for rule in self.rules:
+                try:
+                    sch = rule.apply(func, self.target, False)
+                except Exception:  # noqa: BLE001 - see the module docstring
+                    sch = None
+                if sch is not None:
+                    updates[gvar] = sch.mod["main"].with_attr("tirx.is_scheduled", True)
+                    break
+        for gvar, func in updates.items():
+            mod[gvar] = func
+        return mod

@@ -1,0 +1,135 @@
+"""The CPU build path: the host target, the schedule rules (every PrimFunc
+of the suite's shapes scheduled, results equal to jax.jit), convolutions
+as matrix products."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import tvm
+from tvm import relax
+
+import stablehlo_tvm
+from conftest import assert_matches_jax, random_args
+from stablehlo_tvm.cpu import host_target
+from stablehlo_tvm.cpu.matmul import Matmul
+from stablehlo_tvm.cpu.schedule import ScheduleFunctions
+
+
+def test_host_target_names_the_cpu_and_its_cores():
+    target = host_target()
+    assert target.kind.name == "llvm"
+    assert str(target.attrs["mcpu"]) not in ("", "generic", "native", "x86-64")
+    assert int(target.attrs["num-cores"]) >= 1
+
+
+def _fused(irmodule):
+    with host_target():
+        return tvm.transform.Sequential(
+            [relax.transform.LegalizeOps(), relax.transform.AnnotateTIROpPattern(), relax.transform.FuseOps(), relax.transform.FuseTIR()]
+        )(irmodule)
+
+
+def _scheduled_by_rule(fn, *args, rule) -> list[str]:
+    """Names of the fused PrimFuncs of fn that `rule` schedules."""
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(fn).lower(*args)))
+    return [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc) and rule.apply(f, host_target(), False)]
+
+
+def _unscheduled(fn, *args) -> list[str]:
+    """Names of the fused PrimFuncs of fn no rule schedules."""
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(fn).lower(*args)))
+    with host_target():
+        scheduled = ScheduleFunctions(host_target())(fused)
+    functions = [(g, f) for g, f in scheduled.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    assert functions
+    return [g.name_hint for g, f in functions if not f.attrs.get("tirx.is_scheduled", False)]
+
+
+def test_every_function_of_an_mlp_is_scheduled():
+    x, w1, w2 = random_args([((64, 96), "float32"), ((96, 128), "float32"), ((128, 10), "float32")])
+
+    def mlp(x, w1, w2):
+        return jax.nn.softmax(jax.nn.relu(x @ w1) @ w2, axis=-1)
+
+    assert _unscheduled(mlp, x, w1, w2) == []
+    assert_matches_jax(mlp, x, w1, w2, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "a_shape,b_shape",
+    [
+        ((64, 96), (96, 128)),  # tiles divide
+        ((37, 53), (53, 29)),  # nothing divides
+        ((1, 300), (300, 64)),  # one row
+        ((4, 24, 40), (4, 40, 48)),  # batched
+        ((24, 40), (3, 40, 48)),  # one operand batched
+    ],
+)
+def test_matmul_rule_shapes(a_shape, b_shape):
+    a, b = random_args([(a_shape, "float32"), (b_shape, "float32")])
+    assert _unscheduled(jnp.matmul, a, b) == []
+    if a_shape[-2] > 1:  # one row is a matrix-vector product, TVM's GEMV rule
+        assert _scheduled_by_rule(jnp.matmul, a, b, rule=Matmul())
+    assert_matches_jax(jnp.matmul, a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_with_transposed_operand_and_epilogue():
+    q, k, bias = random_args([((2, 48, 32), "float32"), ((2, 64, 32), "float32"), ((64,), "float32")])
+
+    def scores(q, k, bias):
+        s = jnp.einsum("hqd,hkd->hqk", q, k) + bias
+        return jnp.where(s > 0, s, 0.1 * s)
+
+    assert _scheduled_by_rule(scores, q, k, bias, rule=Matmul())
+    assert_matches_jax(scores, q, k, bias, rtol=1e-4, atol=1e-4)
+
+
+def test_float64_and_integer_matmuls():
+    a, b = random_args([((33, 20), "float64"), ((20, 40), "float64")])
+    assert_matches_jax(jnp.matmul, a, b, rtol=1e-12, atol=1e-12)
+    i, j = random_args([((17, 9), "int32"), ((9, 24), "int32")])
+    assert_matches_jax(jnp.matmul, i, j)
+
+
+@pytest.mark.parametrize(
+    "x_shape,w_shape,kwargs",
+    [
+        ((2, 12, 12, 8), (3, 3, 8, 16), dict(window_strides=(1, 1), padding="SAME")),
+        ((1, 13, 11, 4), (3, 3, 4, 8), dict(window_strides=(2, 2), padding="VALID")),
+        ((2, 9, 9, 8), (1, 1, 8, 24), dict(window_strides=(1, 1), padding="VALID")),
+        ((1, 10, 10, 3), (3, 3, 3, 5), dict(window_strides=(1, 1), padding="VALID", rhs_dilation=(2, 2))),
+    ],
+)
+def test_convolutions_as_matrix_products(x_shape, w_shape, kwargs):
+    x, w = random_args([(x_shape, "float32"), (w_shape, "float32")])
+
+    def conv(x, w):
+        return jax.lax.conv_general_dilated(x, w, dimension_numbers=("NHWC", "HWIO", "NHWC"), **kwargs)
+
+    module = stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))
+    from stablehlo_tvm.cpu.conv_as_matmul import ConvAsMatmul
+
+    rewritten = ConvAsMatmul(module).script(show_meta=False)
+    assert "R.nn.conv2d" not in rewritten and "R.matmul" in rewritten
+    assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-4)
+
+
+def test_what_must_stay_scalar_still_runs():
+    # sinh/cosh have no vector form in LLVM; integer division by a guarded
+    # divisor must not trap once fused.
+    x = np.linspace(-3, 3, 4096, dtype=np.float32).reshape(64, 64)
+    assert_matches_jax(lambda x: jnp.sinh(x) + jnp.cosh(x), x)
+    a = np.arange(-2048, 2048, dtype=np.int32).reshape(64, 64)
+    b = (np.arange(4096, dtype=np.int32).reshape(64, 64) % 5) - 2
+    assert_matches_jax(lambda a, b: jax.lax.div(a, b) + jax.lax.rem(a, b), a, b)
+
+
+def test_unscheduled_build_agrees():
+    x, w = random_args([((32, 48), "float32"), ((48, 16), "float32")])
+    lowered = jax.jit(lambda x, w: jnp.tanh(x @ w)).lower(x, w)
+    scheduled = stablehlo_tvm.build(lowered)(x, w)
+    plain = stablehlo_tvm.build(lowered, schedule=False)(x, w)
+    np.testing.assert_allclose(scheduled, plain, rtol=1e-5, atol=1e-6)
