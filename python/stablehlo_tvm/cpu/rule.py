@@ -32,7 +32,7 @@ class CPURule(ScheduleRule):
         while progress:
             progress = False
             for block in list(blocks):
-                if worth_inlining(sch, block):
+                if worth_inlining(sch, block) and all(fold_safe(sch, block, c) for c in sch.get_consumers(block)):
                     try:
                         sch.compute_inline(block)
                     except Exception:  # noqa: BLE001 - the schedule says why it cannot
@@ -41,7 +41,10 @@ class CPURule(ScheduleRule):
                     progress = True
             for block in list(blocks):
                 # The producer's buffer disappears: no other reader may need it.
-                if not reads_each_once(sch, block) or any(len(sch.get_consumers(p)) != 1 for p in sch.get_producers(block)):
+                producers = sch.get_producers(block)
+                if not reads_each_once(sch, block) or any(len(sch.get_consumers(p)) != 1 for p in producers):
+                    continue
+                if not all(fold_safe(sch, block, p) for p in producers):
                     continue
                 try:
                     sch.reverse_compute_inline(block)
@@ -118,6 +121,23 @@ def worth_inlining(sch: s_tir.Schedule, block) -> bool:
         return True
     body = stmt.body.script()
     return len(body.splitlines()[-1]) <= _SMALL_EXPRESSION
+
+
+def _adds_floats(sch: s_tir.Schedule, block) -> bool:
+    stmt = sch.get(block)
+    body = stmt.body.script().splitlines()[-1]
+    return ("+" in body or "-" in body) and any("float" in str(w.source.dtype) for w in stmt.writes)
+
+
+def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
+    """Whether inlining `inlined` into `into` keeps float formulas intact.
+
+    TVM's simplifier treats float addition as exact: once one expression
+    holds (1 + x) - 1 it folds it to x, which destroys exact corrections
+    (log1p, expm1, compensated sums). So float additions are never merged
+    with float additions: at most one of the two blocks may add or subtract.
+    """
+    return not (_adds_floats(sch, inlined) and _adds_floats(sch, into))
 
 
 def reads_each_once(sch: s_tir.Schedule, block) -> bool:
