@@ -41,8 +41,19 @@ class Matmul(CPURule):
         traits = detect_iter_traits(sch.get(main))
         if traits is None:
             return None
-        _, _, c_traits, block_traits = traits
+        block_traits = traits[3]
         lanes = self.lanes(target, sch.get(main).writes[0].source.dtype)
+        # Inlining other blocks leaves the matmul's own loops as they are, so
+        # its shape is checked first.
+        loops = sch.get_loops(main)
+        iter_vars = sch.get(main).iter_vars
+        if len(loops) != len(iter_vars):
+            return None
+        kinds = [t.kind for t in block_traits]
+        # J must be the innermost axis of C for stores and B loads to vectorize.
+        c_write = sch.get(main).writes[0]
+        if not c_write.region or not _last_index_is(c_write.region[-1].min, iter_vars, kinds, IterKind.kIter_J):
+            return None
 
         # Prologue and epilogue blocks are computed inline where possible.
         others = [b.block_rv for b in blocks if b.is_injective()]
@@ -55,15 +66,7 @@ class Matmul(CPURule):
                 self.schedule_at_root(sch, block, lanes)
 
         loops = sch.get_loops(main)
-        iter_vars = sch.get(main).iter_vars
-        if len(loops) != len(iter_vars):
-            return None
-        kinds = [t.kind for t in block_traits]
         by_kind = {k: [l for l, kind in zip(loops, kinds) if kind == k] for k in IterKind}
-        # J must be the innermost axis of C for stores and B loads to vectorize.
-        c_write = sch.get(main).writes[0]
-        if not c_write.region or not _last_index_is(c_write.region[-1].min, iter_vars, kinds, IterKind.kIter_J):
-            return None
 
         # One I and one J axis are tiled (J: C's innermost); further I and J
         # axes (a batch only one operand has) are walked outside like batches,

@@ -9,7 +9,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import Reduction
 from tvm.target import Target
 
-from .rule import CPURule, extent_of
+from .rule import CPURule, iterations
 
 
 class RowReduction(CPURule):
@@ -31,10 +31,6 @@ class RowReduction(CPURule):
                 continue
             loops = sch.get_loops(block)
             spatial = [l for l, it in zip(loops, info.iters) if it.kind == "S"]
-            if spatial and spatial == loops[: len(spatial)]:
-                rows = 1
-                for l in spatial:
-                    rows *= extent_of(sch, l) or 1
-                if rows > 1:
-                    sch.parallel(sch.fuse(*spatial) if len(spatial) > 1 else spatial[0])
+            if spatial and spatial == loops[: len(spatial)] and iterations(sch, spatial) > 1:
+                sch.parallel(sch.fuse(*spatial) if len(spatial) > 1 else spatial[0])
         return sch

@@ -64,10 +64,7 @@ class CPURule(ScheduleRule):
         CPURule.vectorize_innermost(sch, block, lanes)
         loops = sch.get_loops(block)
         outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
-        total = 1
-        for l in loops:
-            total *= extent_of(sch, l) or 1
-        if outer and total >= _PARALLEL_GRAIN:
+        if outer and iterations(sch, loops) >= _PARALLEL_GRAIN:
             sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
 
     @staticmethod
@@ -116,16 +113,18 @@ def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     if len(stmt.writes) != 1:
         return False
     name = stmt.writes[0].source.name
-    loads = sum(sch.get(c).body.script().count(f"{name}[") for c in sch.get_consumers(block))
-    if loads <= 1:
-        return True
-    body = stmt.body.script()
-    return len(body.splitlines()[-1]) <= _SMALL_EXPRESSION
+    loads = sum(_expression(sch, c).count(f"{name}[") for c in sch.get_consumers(block))
+    return loads <= 1 or len(_expression(sch, block)) <= _SMALL_EXPRESSION
+
+
+def _expression(sch: s_tir.Schedule, block) -> str:
+    """The store a block performs, printed (its last line)."""
+    return sch.get(block).body.script().splitlines()[-1]
 
 
 def _adds_floats(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
-    body = stmt.body.script().splitlines()[-1]
+    body = _expression(sch, block)
     return ("+" in body or "-" in body) and any("float" in str(w.source.dtype) for w in stmt.writes)
 
 
@@ -143,9 +142,8 @@ def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
 def reads_each_once(sch: s_tir.Schedule, block) -> bool:
     """Whether `block` loads every buffer it reads once (reverse inlining
     copies the producer's expression into each load)."""
-    stmt = sch.get(block)
-    body = stmt.body.script().splitlines()[-1]
-    return all(body.count(f"{r.source.name}[") <= 1 for r in stmt.reads)
+    body = _expression(sch, block)
+    return all(body.count(f"{r.source.name}[") <= 1 for r in sch.get(block).reads)
 
 
 def vectorizable(block) -> bool:
@@ -161,6 +159,14 @@ def vectorizable(block) -> bool:
 def extent_of(sch: s_tir.Schedule, loop) -> int | None:
     extent = sch.get(loop).extent
     return int(extent) if isinstance(extent, tirx.IntImm) else None
+
+
+def iterations(sch: s_tir.Schedule, loops) -> int:
+    """How many times `loops` run their body (unknown extents count as 1)."""
+    total = 1
+    for loop in loops:
+        total *= extent_of(sch, loop) or 1
+    return total
 
 
 def divisor_at_most(n: int, limit: int, multiple_of: int = 1) -> int:
