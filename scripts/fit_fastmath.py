@@ -1,5 +1,5 @@
 """Fits the rational approximations stablehlo_tvm/cpu/fastmath.py evaluates
-and prints their coefficients and float32 error.
+(and the f32 erfc of the import) and prints their coefficients and error.
 
 Each is R(v) = P(v) / Q(v) with Q(0) = 1 over v = x or v = x^2, fitted for
 least relative error on [lo, hi] (Loeb's reweighting for the denominator,
@@ -21,6 +21,8 @@ FITS = {
     "tanh_small": (lambda x: (np.tanh(x) / x - 1) / (x * x), 0.01, 0.625, "x2", 2, 1),
     "erf_small": (lambda x: (special.erf(x) / x - 2 / np.sqrt(np.pi)) / (x * x), 0.01, 1.0, "x2", 3, 2),
     "erfc_scaled": (special.erfcx, 1.0, 4.0, "x", 4, 3),
+    # f32 erfc in the import (lib/Conversion/StableHLOToTVM/Math.cpp), evaluated in f64.
+    "erfcx_wide": (special.erfcx, 0.0, 10.1, "x", 6, 5),
 }
 
 
