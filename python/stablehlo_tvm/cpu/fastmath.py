@@ -69,54 +69,100 @@ class _Float32:
         return tirx.reinterpret(self.float, tirx.shift_left(n + self.i(127), self.i(23)))
 
     def exp(self, x):
+        let = _Lets()
+        x = let(x)
         finite = tirx.Select(x != x, self.c(0.0), x)  # keeps NaN out of the integer part
         clamped = tirx.Select(finite > self.c(_EXP_MAX), self.c(_EXP_MAX), finite)
-        clamped = tirx.Select(clamped < self.c(_EXP_MIN - 1.0), self.c(_EXP_MIN - 1.0), clamped)
-        nf = tirx.floor(clamped * self.c(1 / math.log(2)) + self.c(0.5))
-        r = clamped - nf * self.c(_LN2_HIGH) - nf * self.c(_LN2_LOW)
+        clamped = let(tirx.Select(clamped < self.c(_EXP_MIN - 1.0), self.c(_EXP_MIN - 1.0), clamped))
+        nf = let(tirx.floor(clamped * self.c(1 / math.log(2)) + self.c(0.5)))
+        r = let(clamped - nf * self.c(_LN2_HIGH) - nf * self.c(_LN2_LOW))
         p = self.polynomial([1.0 / math.factorial(k) for k in range(8)], r)
-        n = tirx.Cast(self.int, nf)
-        half = tirx.shift_right(n, self.i(1))  # floor(n / 2): both factors stay in range
+        n = let(tirx.Cast(self.int, nf))
+        half = let(tirx.shift_right(n, self.i(1)))  # floor(n / 2): both factors stay in range
         result = p * self.pow2(half) * self.pow2(n - half)
         result = tirx.Select(x > self.c(_EXP_MAX), self.c(math.inf), result)
         result = tirx.Select(x < self.c(_EXP_MIN), self.c(0.0), result)
-        return tirx.Select(x != x, x, result)
+        return let.around(tirx.Select(x != x, x, result))
 
     def tanh(self, x):
-        a = tirx.Select(x < self.c(0.0), -x, x)
-        s = a * a
+        let = _Lets()
+        x = let(x)
+        a = let(tirx.Select(x < self.c(0.0), -x, x))
+        s = let(a * a)
         small = a + a * s * self.rational(_TANH_SMALL, s)
         large = self.c(1.0) - self.c(2.0) / (self.exp(a + a) + self.c(1.0))
-        magnitude = tirx.Select(a < self.c(0.625), small, large)
+        magnitude = let(tirx.Select(a < self.c(0.625), small, large))
         result = tirx.Select(x < self.c(0.0), -magnitude, magnitude)
-        return tirx.Select(x == self.c(0.0), x, result)  # keeps -0
+        return let.around(tirx.Select(x == self.c(0.0), x, result))  # keeps -0
 
     def erf(self, x):
-        a = tirx.Select(x < self.c(0.0), -x, x)
-        s = a * a
+        let = _Lets()
+        x = let(x)
+        a = let(tirx.Select(x < self.c(0.0), -x, x))
+        s = let(a * a)
         small = a * (self.c(2 / math.sqrt(math.pi)) + s * self.rational(_ERF_SMALL, s))
-        clamped = tirx.Select(a > self.c(4.0), self.c(4.0), a)
+        clamped = let(tirx.Select(a > self.c(4.0), self.c(4.0), a))
         large = self.c(1.0) - self.exp(-(clamped * clamped)) * self.rational(_ERFC_SCALED, clamped)
         large = tirx.Select(a > self.c(4.0), self.c(1.0), large)
-        magnitude = tirx.Select(a < self.c(1.0), small, large)
+        magnitude = let(tirx.Select(a < self.c(1.0), small, large))
         result = tirx.Select(x < self.c(0.0), -magnitude, magnitude)
-        return tirx.Select(x == self.c(0.0), x, result)
+        return let.around(tirx.Select(x == self.c(0.0), x, result))
+
+
+class _Lets:
+    """Names the values a formula reads more than once. Without a name, an
+    argument that is itself an expression (softmax's x - max) is computed at
+    every read; and each name is bound exactly once, as TVM's simplifier
+    requires of Let."""
+
+    def __init__(self):
+        self.bindings = []
+
+    def __call__(self, value):
+        var = tirx.Var(f"v{len(self.bindings)}", str(value.ty))
+        self.bindings.append((var, value))
+        return var
+
+    def around(self, body):
+        for var, value in reversed(self.bindings):
+            body = tirx.Let(var, value, body)
+        return body
 
 
 def _rule(name: str):
     op = tvm.ir.Op.get(f"tirx.{name}")
-    previous = op.get_attr("llvm.FLowerIntrinsic")
+    previous = op.get_attr("llvm.FLowerIntrinsic") or op.get_attr("default.FLowerIntrinsic")
 
     def lower(call):
         dtype = str(call.ty)
         if dtype.split("x")[0] == "float32":
             return getattr(_Float32(dtype), name)(call.args[0])
-        return previous(call) if previous is not None else call
+        if previous is None:
+            return call
+        if tvm.DataType(dtype).lanes == 1:
+            return previous(call)
+        return _lane_by_lane(call, previous)
 
     return lower
 
 
+def _lane_by_lane(call, lower_scalar):
+    """A vector call of a function the target has only for scalars, one
+    scalar call per lane (f64 erf: a libm call each)."""
+    lanes = tvm.DataType(str(call.ty)).lanes
+    scalar = str(call.ty).split("x")[0]
+    parts = [
+        lower_scalar(tirx.call_intrin(scalar, call.op, *[tirx.Shuffle([a], [i]) for a in call.args]))
+        for i in range(lanes)
+    ]
+    return tirx.Shuffle(parts, list(range(lanes)))
+
+
 _REGISTERED = False
+# Calls TVM's loop vectorizer does not know as element-wise; a loop holding
+# one is left scalar whole. Their lowerings (below and TVM's `x != x` for
+# isnan) take vectors.
+_MADE_VECTORIZABLE = ("erf", "isnan")
 
 
 def register() -> None:
@@ -126,4 +172,6 @@ def register() -> None:
         return
     for name in ("exp", "tanh", "erf"):
         tirx.op.register_intrin_lowering(f"tirx.{name}", "llvm", f=_rule(name), level=100)
+    for name in _MADE_VECTORIZABLE:
+        tvm.ir.register_op_attr(f"tirx.{name}", "TVectorizable", True)
     _REGISTERED = True
