@@ -116,11 +116,14 @@ def _emit_while(emitter, bb, operands, attributes, op):
     # Each call runs up to _ITERATIONS_PER_CALL iterations (nested Ifs)
     # before calling itself again: the recursion, a native stack frame per
     # call, is that many times shallower than the loop.
+    # Each body call is bound to a variable: the next iteration reads its
+    # results through it (an inline call would be evaluated at each read).
     def iterate(state, remaining):
-        step = relax.Call(body, state)
+        step = relax.Var("step", relax.TupleType(types))
+        binding = relax.BindingBlock([relax.VarBinding(step, relax.Call(body, state))])
         after = [relax.TupleGetItem(step, i) for i in range(len(state))]
         more = relax.Call(loop, after) if remaining == 1 else iterate(after, remaining - 1)
-        return relax.If(relax.Call(cond, state), more, relax.Tuple(state))
+        return relax.If(relax.Call(cond, state), relax.SeqExpr([binding], more), relax.Tuple(state))
 
     loop_bb = relax.BlockBuilder()
     with loop_bb.function(f"{base}_loop", params, private=True):
