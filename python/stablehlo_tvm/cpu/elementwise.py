@@ -1,6 +1,8 @@
 """Injective PrimFuncs (element-wise chains, broadcasts, transposes, copies):
 inlined into one loop nest, outer axes fused and shared among cores, the
-innermost axis vectorized."""
+innermost axis vectorized. What cannot be inlined (values read many times)
+is computed a vector at a time inside the last block's loop, so that it
+lives in registers rather than in whole intermediate arrays."""
 
 from __future__ import annotations
 
@@ -21,6 +23,22 @@ class Elementwise(CPURule):
         last = blocks[-1].block_rv
         dtype = sch.get(last).writes[0].source.dtype if sch.get(last).writes else "float32"
         lanes = self.lanes(target, dtype)
-        for block in remaining + [last]:
-            self.schedule_at_root(sch, block, lanes)
+        self.schedule_at_root(sch, last, lanes)
+        loops = sch.get_loops(last)
+        # A vector's worth of each producer per iteration of the outer loop;
+        # inside the vector loop itself its buffer would shrink to one lane.
+        outer = loops[0] if loops and sch.get(loops[0]).kind != tirx.ForKind.VECTORIZED else None
+        for block in reversed(remaining):
+            if outer is None or not _compute_at(sch, block, outer):
+                self.schedule_at_root(sch, block, lanes)
+            elif len(sch.get_loops(block)) > 1:  # a loop of its own below the shared one
+                self.vectorize_innermost(sch, block, lanes)
         return sch
+
+
+def _compute_at(sch: s_tir.Schedule, block, loop) -> bool:
+    try:
+        sch.compute_at(block, loop, preserve_unit_loops=False)
+    except Exception:  # noqa: BLE001 - not element-wise: it keeps a loop nest of its own
+        return False
+    return True

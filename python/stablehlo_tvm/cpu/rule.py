@@ -3,6 +3,8 @@ and vectorizing helpers."""
 
 from __future__ import annotations
 
+import re
+
 from tvm import s_tir, tirx
 from tvm.s_tir.dlight.base import ScheduleRule
 from tvm.target import Target
@@ -113,19 +115,29 @@ def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     if len(stmt.writes) != 1:
         return False
     name = stmt.writes[0].source.name
-    loads = sum(_expression(sch, c).count(f"{name}[") for c in sch.get_consumers(block))
-    return loads <= 1 or len(_expression(sch, block)) <= _SMALL_EXPRESSION
+    loads = sum(printed_store(sch, c).count(f"{name}[") for c in sch.get_consumers(block))
+    return loads <= 1 or len(printed_store(sch, block)) <= _SMALL_EXPRESSION
 
 
-def _expression(sch: s_tir.Schedule, block) -> str:
+def printed_store(sch: s_tir.Schedule, block) -> str:
     """The store a block performs, printed (its last line)."""
     return sch.get(block).body.script().splitlines()[-1]
 
 
 def _adds_floats(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
-    body = _expression(sch, block)
+    body = printed_store(sch, block)
     return ("+" in body or "-" in body) and any("float" in str(w.source.dtype) for w in stmt.writes)
+
+
+def _atoms(sch: s_tir.Schedule, block) -> set[str]:
+    """The buffers a block's store loads and the float literals it holds."""
+    body = printed_store(sch, block).split(" = ", 1)[-1]
+    return set(_LOAD.findall(body)) | set(_FLOAT_LITERAL.findall(body))
+
+
+_LOAD = re.compile(r"(\w+)\[")
+_FLOAT_LITERAL = re.compile(r"T\.float\d+\([^()]*\)")
 
 
 def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
@@ -133,16 +145,20 @@ def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
 
     TVM's simplifier treats float addition as exact: once one expression
     holds (1 + x) - 1 it folds it to x, which destroys exact corrections
-    (log1p, expm1, compensated sums). So float additions are never merged
-    with float additions: at most one of the two blocks may add or subtract.
+    (log1p, expm1, compensated sums). Its rules cancel structurally equal
+    terms, so two float sums are merged only when they share no load and no
+    literal (Horner's rule, say, merges; (1 + x) - 1 does not).
     """
-    return not (_adds_floats(sch, inlined) and _adds_floats(sch, into))
+    if not (_adds_floats(sch, inlined) and _adds_floats(sch, into)):
+        return True
+    link = {w.source.name for b in (inlined, into) for w in sch.get(b).writes}
+    return not ((_atoms(sch, inlined) - link) & (_atoms(sch, into) - link))
 
 
 def reads_each_once(sch: s_tir.Schedule, block) -> bool:
     """Whether `block` loads every buffer it reads once (reverse inlining
     copies the producer's expression into each load)."""
-    body = _expression(sch, block)
+    body = printed_store(sch, block)
     return all(body.count(f"{r.source.name}[") <= 1 for r in sch.get(block).reads)
 
 
