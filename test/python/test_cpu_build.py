@@ -133,3 +133,37 @@ def test_unscheduled_build_agrees():
     scheduled = stablehlo_tvm.build(lowered)(x, w)
     plain = stablehlo_tvm.build(lowered, schedule=False)(x, w)
     np.testing.assert_allclose(scheduled, plain, rtol=1e-5, atol=1e-6)
+
+
+def _scheduled_text(fn, *args) -> str:
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(fn).lower(*args)))
+    with host_target():
+        scheduled = ScheduleFunctions(host_target())(fused)
+    return "\n".join(f.script() for _, f in scheduled.functions_items() if isinstance(f, tvm.tirx.PrimFunc))
+
+
+def test_reductions_vectorized_along_and_across_rows():
+    # Along a row: lanes partial results (rfactor); across rows: over the
+    # contiguous spatial axis. -inf, NaN (in sums: XLA's CPU max does not
+    # always propagate it) and integer maxima included.
+    x = np.random.default_rng(3).standard_normal((48, 1024)).astype(np.float32)
+    x[9, 1000] = -np.inf
+    y = x.copy()
+    y[5, 17] = np.nan
+    i = (np.arange(48 * 1024) % 251 - 125).astype(np.int8).reshape(48, 1024)
+
+    def f(x, y, i):
+        return jnp.sum(y, axis=1), jnp.max(x, axis=1), jnp.sum(y, axis=0), jnp.max(i, axis=1), jax.nn.softmax(x[:4], axis=-1)
+
+    assert "rf" in _scheduled_text(lambda x: jnp.sum(x, axis=1), x)
+    assert "T.vectorized" in _scheduled_text(lambda x: jnp.sum(x, axis=0), x)
+    assert_matches_jax(f, x, y, i, rtol=1e-5, atol=1e-5)
+
+
+def test_values_read_many_times_are_computed_a_vector_at_a_time():
+    # erfc reads |x| in many places: it stays a block, computed inside the
+    # output's loop instead of into a whole intermediate array.
+    x = np.random.default_rng(4).standard_normal((64, 512)).astype(np.float32)
+    text = _scheduled_text(jax.scipy.special.erfc, x)
+    assert text.count("T.parallel") == 1 and text.count("T.vectorized") > 1
+    assert_matches_jax(jax.scipy.special.erfc, x, rtol=2e-6, atol=0)  # XLA: exp(-x*x) unsplit

@@ -1,15 +1,27 @@
 """Reductions: softmax/layernorm-shaped functions (reductions and
-element-wise blocks over the same rows) through TVM's dlight CPU rule; a
-lone reduction is parallel over its rows."""
+element-wise blocks over the same rows) through TVM's dlight CPU rule; other
+reductions are parallel over their rows and vectorized:
+
+- along a contiguous row (the innermost loop reduces), by `lanes` partial
+  results (rfactor) combined at the end of the row;
+- across rows (the innermost loop is spatial), over that spatial axis, which
+  keeps each element's order of accumulation.
+"""
 
 from __future__ import annotations
+
+import re
 
 from tvm import s_tir, tirx
 from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import Reduction
 from tvm.target import Target
 
-from .rule import CPURule, iterations
+from .rule import CPURule, printed_store, extent_of, iterations, vectorizable
+
+# Rows shorter than this many vectors are reduced in order: partial sums
+# reassociate, which is worth it only when the row is long.
+_MIN_VECTORS_PER_ROW = 4
 
 
 class RowReduction(CPURule):
@@ -29,8 +41,73 @@ class RowReduction(CPURule):
             block = info.block_rv
             if info.is_injective() and block not in remaining:
                 continue
-            loops = sch.get_loops(block)
-            spatial = [l for l, it in zip(loops, info.iters) if it.kind == "S"]
-            if spatial and spatial == loops[: len(spatial)] and iterations(sch, spatial) > 1:
-                sch.parallel(sch.fuse(*spatial) if len(spatial) > 1 else spatial[0])
+            dtype = sch.get(block).writes[0].source.dtype
+            lanes = self.lanes(target, str(dtype))
+            if info.is_injective() or not vectorizable(sch.get(block)):
+                self._parallel_rows(sch, block, info)
+            elif _reduces_contiguous_axis(sch, block):
+                self._along_rows(sch, block, info, lanes)
+            else:
+                self._across_rows(sch, block, info, lanes)
         return sch
+
+    @staticmethod
+    def _parallel_rows(sch: s_tir.Schedule, block, info):
+        """Leading spatial loops fused and shared among cores; returns the fused loop."""
+        loops = sch.get_loops(block)
+        spatial = [l for l, it in zip(loops, info.iters) if it.kind == "S"]
+        if spatial and spatial == loops[: len(spatial)] and iterations(sch, spatial) > 1:
+            fused = sch.fuse(*spatial) if len(spatial) > 1 else spatial[0]
+            sch.parallel(fused)
+            return fused
+        return None
+
+    def _along_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
+        loops = sch.get_loops(block)
+        extent = extent_of(sch, loops[-1])
+        if extent is None or extent % lanes or extent < _MIN_VECTORS_PER_ROW * lanes:
+            self._parallel_rows(sch, block, info)
+            return
+        _, lane = sch.split(loops[-1], [None, lanes])
+        partial = sch.rfactor(lane, factor_axis=len([it for it in info.iters if it.kind == "S"]))
+        rows = self._parallel_rows(sch, block, info)
+        if rows is not None:
+            sch.compute_at(partial, rows, preserve_unit_loops=False)
+        # compute_at puts the lane loop (now spatial) outside the row loop.
+        *_, lane, along = sch.get_loops(partial)
+        sch.reorder(along, lane)
+        sch.vectorize(lane)
+        sch.decompose_reduction(partial, along)
+
+    def _across_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
+        """Reduction loops outside the innermost spatial loop, which is split
+        into vectors; the spatial loops outside them shared among cores."""
+        spatial = [it.loop_rv for it in info.iters if it.kind == "S"]
+        reduce = [it.loop_rv for it in info.iters if it.kind == "R"]
+        if not spatial or len(spatial) + len(reduce) != len(info.iters):
+            self._parallel_rows(sch, block, info)
+            return
+        *outer, inner = spatial
+        extent = extent_of(sch, inner)
+        width = lanes if extent is not None and extent % lanes == 0 and extent > lanes else None
+        if width is not None:
+            rest, inner = sch.split(inner, [None, width])
+            outer.append(rest)
+        sch.reorder(*outer, *reduce, inner)
+        if outer and iterations(sch, outer) > 1:
+            sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+        if width is not None:
+            sch.vectorize(inner)  # before the init is split off: the loop carries it
+        sch.decompose_reduction(block, reduce[0])
+
+
+def _reduces_contiguous_axis(sch: s_tir.Schedule, block) -> bool:
+    """Whether the block's loads are indexed last by a reduction variable
+    (rows reduced along memory), from the printed block (no TIR visitor)."""
+    stmt = sch.get(block)
+    reduced = {iv.var.name for iv in stmt.iter_vars if iv.iter_type == tirx.IterVar.CommReduce}
+    last_indices = _LAST_INDEX.findall(printed_store(sch, block).split(" = ", 1)[-1])
+    return any(index in reduced for index in last_indices)
+
+
+_LAST_INDEX = re.compile(r"\w+\[(?:[^\[\]]*,\s*)?(\w+)\]")
