@@ -30,7 +30,8 @@ namespace {
 constexpr const char *kImportPasses =
     "stablehlo-drop-sharding,stablehlo-simplify,stablehlo-widen-sub-byte-integers,"
     "stablehlo-inline-private-functions,"
-    "stablehlo-lower-complex,stablehlo-isolate-loops,convert-stablehlo-to-tvm,"
+    "stablehlo-lower-complex,stablehlo-isolate-loops,"
+    "stablehlo-update-loop-slices-in-place,convert-stablehlo-to-tvm,"
     "cse,tvm-check-legality";
 } // namespace
 

@@ -96,6 +96,31 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
 
 
+def _emit_update_slice_in_place(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    from .kernels import update_slice_primfunc
+
+    operand, update, *starts = operands
+    shape = tuple(int(d) for d in operand.ty.shape)
+    update_shape = tuple(int(d) for d in update.ty.shape)
+    func = update_slice_primfunc(shape, update_shape, str(operand.ty.dtype))
+    func = func.with_attrs({"op_pattern": 8, "tirx.is_scheduled": True})
+    gvar = emitter.module.add_func(func, "update_slice_in_place")
+    return relax.call_tir_inplace(gvar, [operand, update, *starts], 0, out_ty=operand.ty)
+
+
+def _copy(emitter, bb, value):
+    from tvm import relax
+
+    from .kernels import copy_primfunc
+
+    shape = tuple(int(d) for d in value.ty.shape)
+    func = copy_primfunc(shape, str(value.ty.dtype)).with_attrs({"op_pattern": 8, "tirx.is_scheduled": True})
+    gvar = emitter.module.add_func(func, "copy")
+    return bb.emit(relax.call_tir(gvar, [value], out_ty=value.ty))
+
+
 _ITERATIONS_PER_CALL = 16
 
 
@@ -129,6 +154,11 @@ def _emit_while(emitter, bb, operands, attributes, op):
     with loop_bb.function(f"{base}_loop", params, private=True):
         loop_bb.emit_func_output(iterate(list(params), _ITERATIONS_PER_CALL))
     emitter.module.update_func(loop, loop_bb.get()[f"{base}_loop"])
+    # The body writes these in place (tvm.update_slice_in_place): the loop
+    # gets buffers of its own.
+    operands = list(operands)
+    for index in attributes.get("copied_inits", []):
+        operands[index] = _copy(emitter, bb, operands[index])
     return relax.Call(loop, operands)
 
 
@@ -211,6 +241,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "concat": _emit_concat,
     "kernel": _emit_kernel,
     "while": _emit_while,
+    "update_slice_in_place": _emit_update_slice_in_place,
     "case": _emit_case,
     "call": _emit_call,
     "call_dps_packed": _emit_call_dps_packed,

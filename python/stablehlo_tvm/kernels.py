@@ -450,3 +450,42 @@ def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tup
     body = _seq(writer.block(block))
     root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
     return tir.PrimFunc(params, root)
+
+
+def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
+    """`operand[starts + i] = update[i]` over the update's window only: the
+    PrimFunc of tvm.update_slice_in_place, called with
+    relax.call_tir_inplace (the operand is the result)."""
+    from tvm import s_tir
+
+    tir = _tir()
+    dims = lambda sizes: [tir.IntImm("int64", int(d)) for d in sizes]  # noqa: E731
+    operand = tir.decl_buffer(dims(shape), dtype, "operand")
+    update = tir.decl_buffer(dims(update_shape), dtype, "update")
+    starts = [tir.decl_buffer([], "int64", f"start{axis}") for axis in range(len(shape))]
+    counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
+    indices = [tir.BufferLoad(start, []) + counter for start, counter in zip(starts, counters)]
+    body = tir.BufferStore(operand, tir.BufferLoad(update, counters), indices)
+    for counter, extent in reversed(list(zip(counters, dims(update_shape)))):
+        body = tir.For(counter, tir.IntImm("int64", 0), extent, tir.ForKind.SERIAL, body)
+    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
+    return tir.PrimFunc([operand, update, *starts], root)
+
+
+def copy_primfunc(shape: tuple, dtype: str):
+    """A fresh copy of a tensor, as plain loops (the outer one parallel):
+    an element-wise block that only loads would be taken for a reshape and
+    become a view of its source (relax.transform.RewriteDataflowReshape)."""
+    from tvm import s_tir
+
+    tir = _tir()
+    dims = [tir.IntImm("int64", int(d)) for d in shape]
+    source = tir.decl_buffer(dims, dtype, "source")
+    copy = tir.decl_buffer(dims, dtype, "copy")
+    counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
+    body = tir.BufferStore(copy, tir.BufferLoad(source, counters), counters)
+    for axis in reversed(range(len(shape))):
+        kind = tir.ForKind.PARALLEL if axis == 0 and len(shape) > 1 else tir.ForKind.SERIAL
+        body = tir.For(counters[axis], tir.IntImm("int64", 0), dims[axis], kind, body)
+    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
+    return tir.PrimFunc([source, copy], root)

@@ -192,3 +192,32 @@ def test_each_iteration_calls_the_body_once():
     mod = stablehlo_tvm.import_stablehlo(jax.jit(lambda x: lax.fori_loop(0, 100, lambda i, v: v * 1.01 + i, x)).lower(x))
     (loop,) = [f for g, f in mod.functions_items() if g.name_hint.endswith("_loop")]
     assert loop.script().count("_body(") == _ITERATIONS_PER_CALL
+
+
+def test_carried_arrays_are_updated_in_place_on_copies():
+    # A scan's stacked output is written one row per iteration in place
+    # (stablehlo-update-loop-slices-in-place); the loop starts from copies,
+    # so neither the caller's array nor a constant initial value changes,
+    # and calling again gives the same result.
+    import stablehlo_tvm
+
+    x = np.arange(24, dtype=np.float32).reshape(6, 4)
+
+    def f(x):
+        stacked = lax.scan(lambda h, row: (h + row, h * row), jnp.ones(4, jnp.float32), x)[1]
+        row = lambda i: jnp.full((1, 4), i, jnp.float32)  # noqa: E731
+        rewritten = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i), (i, 0)), x)
+        # Read as well as updated: not in place.
+        read = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i) + a[i], (i, 0)), x)
+        return stacked, rewritten, read
+
+    lowered = jax.jit(f).lower(x)
+    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 2
+    compiled = stablehlo_tvm.build(lowered)
+    keep = x.copy()
+    first = compiled(x)
+    second = compiled(x)
+    np.testing.assert_array_equal(x, keep)
+    for a, b, want in zip(first, second, jax.jit(f)(x)):
+        np.testing.assert_allclose(a, np.asarray(want), rtol=1e-6)
+        np.testing.assert_array_equal(a, b)

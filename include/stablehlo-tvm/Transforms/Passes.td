@@ -133,6 +133,31 @@ def IsolateLoops : Pass<"stablehlo-isolate-loops", "ModuleOp"> {
   }];
 }
 
+def UpdateLoopSlicesInPlace : Pass<"stablehlo-update-loop-slices-in-place",
+                                   "ModuleOp"> {
+  let summary = "Mark the slice updates of loop-carried arrays that can write in place";
+  let description = [{
+    A scan's stacked output is a loop-carried array that each iteration
+    updates with `stablehlo.dynamic_update_slice` and hands on. Copying the
+    whole array per iteration makes the loop quadratic. Where the body's
+    argument is used only by that update and the update's result is yielded
+    in the same position (and nowhere else), nothing else can see the old
+    value: the update is marked `tvm.in_place` (it becomes
+    `tvm.update_slice_in_place`) and the loop's position is listed in
+    `tvm.copied_inits` (the loop starts from a copy of the initial value,
+    which the caller may still hold).
+
+    ```mlir
+    %r:2 = stablehlo.while(%i = %c0, %out = %zeros) ... do {
+      %u = stablehlo.dynamic_update_slice %out, %row, %i, %c0 ...
+      stablehlo.return %next, %u
+    }
+    ```
+    gets `tvm.in_place` on `%u` and `tvm.copied_inits = array<i64: 1>` on
+    the loop. Runs after stablehlo-isolate-loops.
+  }];
+}
+
 def CheckTVMLegality : Pass<"tvm-check-legality", "ModuleOp"> {
   let summary = "Report every op the import could not turn into the tvm dialect";
   let description = [{

@@ -28,8 +28,9 @@ struct WhileConversion : TVMTypedPattern<stablehlo::WhileOp> {
     getUsedValuesDefinedAbove(op->getRegions(), captures);
     if (!captures.empty())
       return rewriter.notifyMatchFailure(op, "uses values from outside");
-    auto loop = tvm::WhileOp::create(rewriter, op.getLoc(),
-                                     op.getResultTypes(), adaptor.getOperands());
+    auto copied = op->getAttrOfType<DenseI64ArrayAttr>("tvm.copied_inits");
+    auto loop = tvm::WhileOp::create(rewriter, op.getLoc(), op.getResultTypes(),
+                                     adaptor.getOperands(), copied);
     rewriter.inlineRegionBefore(op.getCond(), loop.getCond(),
                                 loop.getCond().end());
     rewriter.inlineRegionBefore(op.getBody(), loop.getBody(),

@@ -279,7 +279,7 @@ struct DynamicSliceConversion : TVMTypedPattern<stablehlo::DynamicSliceOp> {
 
 /// dynamic_update_slice: the update spread over the operand's shape by takes
 /// of `clip(i - start, 0, size - 1)`, selected where `start <= i < start +
-/// size` on every axis.
+/// size` on every axis; marked `tvm.in_place`, tvm.update_slice_in_place.
 struct DynamicUpdateSliceConversion
     : TVMTypedPattern<stablehlo::DynamicUpdateSliceOp> {
   using TVMTypedPattern::TVMTypedPattern;
@@ -290,6 +290,19 @@ struct DynamicUpdateSliceConversion
     auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
     if (updateType.getNumElements() == 0) {
       rewriter.replaceOp(op, adaptor.getOperand());
+      return success();
+    }
+    if (op->hasAttr("tvm.in_place")) {
+      // See stablehlo-update-loop-slices-in-place: no one else reads the
+      // operand, only the window is written.
+      SmallVector<Value> starts;
+      for (int64_t axis = 0; axis < type.getRank(); ++axis)
+        starts.push_back(clampedStart(
+            rewriter, loc, adaptor.getStartIndices()[axis],
+            type.getDimSize(axis) - updateType.getDimSize(axis)));
+      rewriter.replaceOpWithNewOp<tvm::UpdateSliceInPlaceOp>(
+          op, adaptor.getOperand().getType(), adaptor.getOperand(),
+          adaptor.getUpdate(), starts);
       return success();
     }
     Value spread = adaptor.getUpdate();

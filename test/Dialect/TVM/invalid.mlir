@@ -74,3 +74,11 @@ func.func @while_cond(%x: tensor<4xf32>) -> tensor<4xf32> {
   }) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @update_slice_in_place(%x: tensor<8x4xf32>, %row: tensor<1x4xf32>, %i: tensor<i64>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{needs an update and a start per axis of the operand}}
+  %0 = tvm.update_slice_in_place %x[%i], %row : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}

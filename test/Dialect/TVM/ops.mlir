@@ -38,3 +38,10 @@ func.func @ops(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>, %b: tensor<2x3xi1>) -> 
   %14 = tvm.logical_and %b, %2 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
   return %13 : tensor<2x4xf32>
 }
+
+// CHECK-LABEL: func @update_slice_in_place
+// CHECK: tvm.update_slice_in_place %arg0[%arg2, %arg2], %arg1 : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<8x4xf32>
+func.func @update_slice_in_place(%x: tensor<8x4xf32>, %row: tensor<1x4xf32>, %i: tensor<i64>) -> tensor<8x4xf32> {
+  %0 = tvm.update_slice_in_place %x[%i, %i], %row : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}

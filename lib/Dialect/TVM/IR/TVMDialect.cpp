@@ -89,6 +89,22 @@ LogicalResult WhileOp::verifyRegions() {
   auto bodyYield = cast<YieldOp>(getBody().front().getTerminator());
   if (bodyYield.getValues().getTypes() != carried)
     return emitOpError("body must yield the carried values");
+  if (auto copied = getCopiedInits())
+    for (int64_t index : *copied)
+      if (index < 0 || index >= static_cast<int64_t>(carried.size()))
+        return emitOpError("copied_inits index ") << index << " out of range";
+  return success();
+}
+
+LogicalResult UpdateSliceInPlaceOp::verify() {
+  auto type = cast<RankedTensorType>(getOperand().getType());
+  auto updateType = cast<RankedTensorType>(getUpdate().getType());
+  if (updateType.getRank() != type.getRank() ||
+      static_cast<int64_t>(getStarts().size()) != type.getRank())
+    return emitOpError("needs an update and a start per axis of the operand");
+  for (int64_t axis = 0; axis < type.getRank(); ++axis)
+    if (updateType.getDimSize(axis) > type.getDimSize(axis))
+      return emitOpError("update exceeds the operand along axis ") << axis;
   return success();
 }
 

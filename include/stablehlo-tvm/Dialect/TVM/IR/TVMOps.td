@@ -257,11 +257,36 @@ def TVM_WhileOp : TVM_Op<"while", [RecursiveMemoryEffects,
     (`cond` with one boolean scalar tensor). The emitter writes the regions
     as private Relax functions and the loop as a private function that calls
     itself under a Relax `If`; nothing is recompiled per iteration.
+    `copied_inits` lists the carried values the body updates in place
+    (`tvm.update_slice_in_place`): the loop starts from copies of them.
   }];
-  let arguments = (ins Variadic<TVM_Tensor>:$inits);
+  let arguments = (ins Variadic<TVM_Tensor>:$inits,
+                       OptionalAttr<DenseI64ArrayAttr>:$copied_inits);
   let results = (outs Variadic<TVM_Tensor>:$results);
   let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
   let hasRegionVerifier = 1;
+}
+
+def TVM_UpdateSliceInPlaceOp : TVM_Op<"update_slice_in_place",
+    [MemoryEffects<[MemRead, MemWrite]>,
+     AllTypesMatch<["operand", "result"]>,
+     AllElementTypesMatch<["operand", "update"]>]> {
+  let summary = "dynamic_update_slice into the operand's own buffer: relax.call_tir_inplace";
+  let description = [{
+    Writes `update` into `operand` at `starts` (i64 scalars, already clamped
+    so that the window fits) and returns the operand's buffer: only the
+    window is written. The operand must have no other use; the importer
+    emits it for a loop-carried value updated once per iteration, whose
+    initial value the loop copies first (`tvm.while`'s `copied_inits`).
+  }];
+  let arguments = (ins TVM_Tensor:$operand, TVM_Tensor:$update,
+                       Variadic<0DTensorOf<[I64]>>:$starts);
+  let results = (outs TVM_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $starts `]` `,` $update attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 def TVM_CaseOp : TVM_Op<"case", [RecursiveMemoryEffects]> {

@@ -1,0 +1,80 @@
+// Slice updates of loop-carried arrays that nothing else reads write in
+// place; the loop starts from copies of those arrays.
+// RUN: stablehlo-to-tvm %s --stablehlo-update-loop-slices-in-place --split-input-file | FileCheck %s
+// RUN: stablehlo-to-tvm %s --stablehlo-update-loop-slices-in-place --convert-stablehlo-to-tvm --split-input-file | FileCheck %s --check-prefix=TVM
+
+// CHECK-LABEL: func @stacked_rows
+// CHECK: stablehlo.while{{.*}}attributes {tvm.copied_inits = array<i64: 1>}
+// CHECK: stablehlo.dynamic_update_slice {{.*}} {tvm.in_place}
+// TVM-LABEL: func @stacked_rows
+// TVM: "tvm.while"(%{{.*}}, %{{.*}}) <{copied_inits = array<i64: 1>}>
+// TVM: tvm.update_slice_in_place %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<8x4xf32>
+// TVM-NOT: tvm.take
+func.func @stacked_rows(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %out = %init) : tensor<i32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %row = stablehlo.constant dense<1.0> : tensor<1x4xf32>
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %u = stablehlo.dynamic_update_slice %out, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u : tensor<i32>, tensor<8x4xf32>
+  }
+  return %r#1 : tensor<8x4xf32>
+}
+
+// -----
+
+// The old value is read as well: the update must copy.
+// CHECK-LABEL: func @read_too
+// CHECK-NOT: tvm.in_place
+// CHECK-NOT: tvm.copied_inits
+// TVM-LABEL: func @read_too
+// TVM-NOT: update_slice_in_place
+func.func @read_too(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %out = %init) : tensor<i32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %row = stablehlo.dynamic_slice %out, %z, %z, sizes = [1, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    %u = stablehlo.dynamic_update_slice %out, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u : tensor<i32>, tensor<8x4xf32>
+  }
+  return %r#1 : tensor<8x4xf32>
+}
+
+// -----
+
+// The update is handed on in another position: the two would share a buffer.
+// CHECK-LABEL: func @moved
+// CHECK-NOT: tvm.in_place
+// TVM-LABEL: func @moved
+// TVM-NOT: update_slice_in_place
+func.func @moved(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %x = %a, %y = %b) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %row = stablehlo.constant dense<1.0> : tensor<1x4xf32>
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %u = stablehlo.dynamic_update_slice %x, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %y, %u : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+  }
+  return %r#1 : tensor<8x4xf32>
+}
