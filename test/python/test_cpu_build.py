@@ -14,6 +14,7 @@ from tvm import relax
 import stablehlo_tvm
 from conftest import assert_matches_jax, random_args
 from stablehlo_tvm.cpu import host_target
+from stablehlo_tvm.cpu.conv_as_matmul import ConvAsMatmul
 from stablehlo_tvm.cpu.matmul import Matmul
 from stablehlo_tvm.cpu.schedule import ScheduleFunctions
 
@@ -167,3 +168,22 @@ def test_values_read_many_times_are_computed_a_vector_at_a_time():
     text = _scheduled_text(jax.scipy.special.erfc, x)
     assert text.count("T.parallel") == 1 and text.count("T.vectorized") > 1
     assert_matches_jax(jax.scipy.special.erfc, x, rtol=2e-6, atol=0)  # XLA: exp(-x*x) unsplit
+
+
+def test_producers_read_with_a_halo_keep_their_own_loops():
+    # im2col slices read the padded input around each pixel: computed per
+    # vector of patches, the padding would be recomputed for every one.
+    x, w = random_args([((1, 14, 14, 8), "float32"), ((3, 3, 8, 8), "float32")])
+
+    def conv(x, w):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    fused = _fused(ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))))
+    with host_target():
+        scheduled = ScheduleFunctions(host_target())(fused)
+    (im2col,) = [f.script() for g, f in scheduled.functions_items() if "strided_slice" in g.name_hint]
+    # The padding and the slices that are not inlined keep loop nests of
+    # their own, outside the patches' loop.
+    nests = im2col.split("\n    for ")[1:]
+    assert "sblock(\"T_where" not in nests[-1] and "sblock(\"T_strided_slice" not in nests[-1]
+    assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)

@@ -10,7 +10,7 @@ from tvm import s_tir, tirx
 from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.target import Target
 
-from .rule import CPURule
+from .rule import CPURule, extent_of, iterations
 
 
 class Elementwise(CPURule):
@@ -37,8 +37,17 @@ class Elementwise(CPURule):
 
 
 def _compute_at(sch: s_tir.Schedule, block, loop) -> bool:
+    """compute_at, where it computes each element of `block` once: a
+    producer read with a halo or across (a padded input under im2col
+    slices) would be recomputed at many iterations."""
+    domain = iterations(sch, sch.get_loops(block))
+    trial = sch.copy()
     try:
-        sch.compute_at(block, loop, preserve_unit_loops=False)
+        trial.compute_at(block, loop, preserve_unit_loops=False)
     except Exception:  # noqa: BLE001 - not element-wise: it keeps a loop nest of its own
         return False
+    loops = trial.get_loops(block)
+    if any(extent_of(trial, l) is None for l in loops) or iterations(trial, loops) > domain:
+        return False
+    sch.compute_at(block, loop, preserve_unit_loops=False)
     return True
