@@ -187,3 +187,14 @@ def test_producers_read_with_a_halo_keep_their_own_loops():
     nests = im2col.split("\n    for ")[1:]
     assert "sblock(\"T_where" not in nests[-1] and "sblock(\"T_strided_slice" not in nests[-1]
     assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)
+
+
+def test_matmul_packs_a_by_row_tiles():
+    # A (row-major in K) is repacked [I / 8, K, 8]: a K step's broadcasts
+    # are adjacent instead of a row (here 1 KiB) apart.
+    a, b = random_args([((64, 256), "float32"), ((256, 64), "float32")])
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(jnp.matmul).lower(a, b)))
+    (func,) = [f for _, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    text = Matmul().apply(func, host_target(), False).mod.script()
+    assert "T.sblock_alloc_buffer((T.int64(8), T.int64(256), T.int64(8))" in text
+    assert_matches_jax(jnp.matmul, a, b, rtol=1e-5, atol=1e-5)

@@ -112,9 +112,24 @@ class Matmul(CPURule):
                 packed = sch.cache_read(main, b_index, "global")
                 sch.compute_at(packed, jo, preserve_unit_loops=True)
                 self.vectorize_innermost(sch, packed, lanes)
+        if m >= _PACK_MIN_ROWS and mr > 1:
+            self._pack_a(sch, main, kinds, iter_vars, mr)
         sch.parallel(sch.fuse(*outer, jo) if outer else jo)
         sch.decompose_reduction(main, ko)
         return sch
+
+    @staticmethod
+    def _pack_a(sch: s_tir.Schedule, main, kinds, iter_vars, mr: int) -> None:
+        """A row-major in K is repacked as [I / MR, K, MR] once, before the
+        tiles: the MR values a step of K broadcasts are then adjacent rather
+        than a row apart (rows a power of two apart share cache sets)."""
+        a_index = _a_operand(sch.get(main), kinds, iter_vars)
+        if a_index is None:
+            return
+        packed = sch.cache_read(main, a_index, "global")
+        sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
+        loops = sch.get_loops(packed)
+        sch.parallel(sch.fuse(*loops[:-1]) if len(loops) > 2 else loops[0])
 
 
 def _bits(dtype: str) -> int:
@@ -137,5 +152,18 @@ def _b_operand(block, kinds, iter_vars) -> int | None:
     for n, read in enumerate(block.reads):
         used = {v for r in read.region for v in tirx.analysis.undefined_vars(r.min)}
         if used & j_vars:
+            return n
+    return None
+
+
+def _a_operand(block, kinds, iter_vars) -> int | None:
+    """Which read of `block` is A, when it is indexed last by K (row-major)."""
+    i_vars = {v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_I}
+    j_vars = {v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_J}
+    k_vars = [v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_K]
+    for n, read in enumerate(block.reads):
+        used = {v for r in read.region for v in tirx.analysis.undefined_vars(r.min)}
+        last = read.region[-1].min if read.region else None
+        if used & i_vars and not used & j_vars and len(read.region) >= 2 and any(last is not None and last.same_as(v) for v in k_vars):
             return n
     return None
