@@ -132,7 +132,7 @@ Value emitLog1p(MathBuilder &m, Value x) {
 
 /// tanh(x) = t / (t + 2) with t = expm1(2|x|), the sign put back; 1 where t
 /// overflows. For f64: TVM's own f64 tanh is a fast approximation (tens of
-/// ULP off). f32 goes to tvm.tanh, see TanhConversion.
+/// ULP off). f32 goes to tvm.tanh, see emitTanhOp.
 Value emitTanh(MathBuilder &m, Value x) {
   Value y = m.unary<tvm::AbsOp>(x);
   Value twoY = m.binary<tvm::AddOp>(y, y);
@@ -252,30 +252,6 @@ Value emitErfcF32(MathBuilder &m, Value x) {
   Value nan = tvm::IsNaNOp::create(m.b, m.loc, m.boolType(), x);
   return m.select(nan, x, result);
 }
-
-/// erfc by operand width: f64 the continued fraction, the rest in f32.
-struct ErfcConversion : TVMTypedPattern<chlo::ErfcOp> {
-  using TVMTypedPattern::TVMTypedPattern;
-
-  LogicalResult
-  rewrite(chlo::ErfcOp op, OpAdaptor adaptor,
-          ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
-    auto element = dyn_cast<FloatType>(type.getElementType());
-    if (!element)
-      return rewriter.notifyMatchFailure(op, "not a float tensor");
-    bool wide = element.getWidth() > 32;
-    Location loc = op.getLoc();
-    rewriter.replaceOp(
-        op, computeWidened(rewriter, loc, adaptor.getOperands(), type, 32,
-                           [&](ValueRange operands, RankedTensorType compute) {
-                             MathBuilder m{rewriter, loc, compute};
-                             return wide ? emitErfc(m, operands.front())
-                                         : emitErfcF32(m, operands.front());
-                           }));
-    return success();
-  }
-};
 
 /// log|Gamma(x)| by Lanczos (g = 7, 9 terms) for x >= 1/2, by reflection
 /// log(pi / |sin(pi x)|) - lgamma(1 - x) below.
@@ -556,34 +532,37 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
   }
 };
 
-/// tanh of f32 (and of narrower floats, computed in f32) stays tvm.tanh:
-/// stablehlo_tvm's CPU build lowers f32 tanh to vector code within 1 ULP
-/// (python/stablehlo_tvm/cpu/fastmath.py), many times faster than the f64
-/// formula. f64 keeps the formula.
-struct TanhConversion : TVMTypedPattern<stablehlo::TanhOp> {
-  using TVMTypedPattern::TVMTypedPattern;
+/// A float function with its own f32 formula (narrower floats computed in
+/// f32) and another for f64.
+template <typename SrcOp, Value (*EmitF32)(MathBuilder &, Value),
+          Value (*EmitF64)(MathBuilder &, Value)>
+struct ByWidthConversion : TVMTypedPattern<SrcOp> {
+  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
   LogicalResult
-  rewrite(stablehlo::TanhOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+          ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    auto element = dyn_cast<FloatType>(type.getElementType());
-    if (!element)
+    if (!isa<FloatType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a float tensor");
     Location loc = op.getLoc();
     Value result = computeWidened(
         rewriter, loc, adaptor.getOperands(), type, 32,
-        [&](ValueRange operands, RankedTensorType computeType) -> Value {
-          if (computeType.getElementType().isF32())
-            return tvm::TanhOp::create(rewriter, loc, computeType,
-                                       operands.front());
+        [&](ValueRange operands, RankedTensorType computeType) {
           MathBuilder m{rewriter, loc, computeType};
-          return emitTanh(m, operands.front());
+          return computeType.getElementType().isF32()
+                     ? EmitF32(m, operands.front())
+                     : EmitF64(m, operands.front());
         });
     rewriter.replaceOp(op, result);
     return success();
   }
 };
+
+/// f32 tanh stays tvm.tanh: stablehlo_tvm's CPU build lowers it to vector
+/// code within 1 ULP (python/stablehlo_tvm/cpu/fastmath.py), many times
+/// faster than the f64 formula.
+Value emitTanhOp(MathBuilder &m, Value x) { return m.unary<tvm::TanhOp>(x); }
 
 struct SignConversion : TVMTypedPattern<stablehlo::SignOp> {
   using TVMTypedPattern::TVMTypedPattern;
@@ -641,11 +620,11 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
                FloatMathConversion<Expm1Op, emitExpm1>,
                FloatMathConversion<Log1pOp, emitLog1p>,
                FloatMathConversion<CbrtOp, emitCbrt>,
-               TanhConversion,
+               ByWidthConversion<TanhOp, emitTanhOp, emitTanh>,
                // f32 and narrower in f64: rounding a wider result keeps the
                // error within 1 ULP.
                FloatMathConversion<chlo::AtanhOp, emitAtanh, 64>,
-               ErfcConversion,
+               ByWidthConversion<chlo::ErfcOp, emitErfcF32, emitErfc>,
                FloatMathConversion<chlo::LgammaOp, emitLgamma, 64>,
                FloatMathConversion<chlo::DigammaOp, emitDigamma, 64>,
                FloatMathConversion<chlo::ErfInvOp, emitErfInv, 64>,
