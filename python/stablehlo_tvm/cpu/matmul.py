@@ -61,8 +61,12 @@ class Matmul(CPURule):
         # An epilogue joins the tile's write-back when it is C's only reader.
         epilogue = [b for b in remaining if self.is_consumer_of(sch, b, main)]
         epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 else []
-        for block in remaining:  # the rest: element-wise loop nests of their own
-            if block not in epilogue:
+        rest = [b for b in remaining if b not in epilogue]
+        if rest and not epilogue and sch.get(rest[-1]).same_as(sch.get(blocks[-1].block_rv)):
+            # A longer epilogue (GELU's erfc): element-wise after the product.
+            self.schedule_with_output(sch, rest[:-1], rest[-1], lanes)
+        else:
+            for block in rest:  # element-wise loop nests of their own
                 self.schedule_at_root(sch, block, lanes)
 
         loops = sch.get_loops(main)

@@ -70,6 +70,22 @@ class CPURule(ScheduleRule):
             sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
 
     @staticmethod
+    def schedule_with_output(sch: s_tir.Schedule, producers: list, last, lanes: int) -> None:
+        """`last` at root (see schedule_at_root); each of `producers` (the
+        blocks left after inlining, in order) computed a vector at a time
+        inside its outer loop, so that values read many times live in
+        registers rather than in whole intermediate arrays, or else at root."""
+        CPURule.schedule_at_root(sch, last, lanes)
+        loops = sch.get_loops(last)
+        # Inside the vector loop itself a producer's buffer would shrink to one lane.
+        outer = loops[0] if loops and sch.get(loops[0]).kind != tirx.ForKind.VECTORIZED else None
+        for block in reversed(producers):
+            if outer is None or not _compute_at(sch, block, outer):
+                CPURule.schedule_at_root(sch, block, lanes)
+            elif len(sch.get_loops(block)) > 1:  # a loop of its own below the shared one
+                CPURule.vectorize_innermost(sch, block, lanes)
+
+    @staticmethod
     def is_consumer_of(sch: s_tir.Schedule, block, producer) -> bool:
         return any(sch.get(c).same_as(sch.get(block)) for c in sch.get_consumers(producer))
 
@@ -192,3 +208,20 @@ def divisor_at_most(n: int, limit: int, multiple_of: int = 1) -> int:
         if n % d == 0 and d % multiple_of == 0:
             return d
     return 0
+
+
+def _compute_at(sch: s_tir.Schedule, block, loop) -> bool:
+    """compute_at, where it computes each element of `block` once: a
+    producer read with a halo or across (a padded input under im2col
+    slices) would be recomputed at many iterations."""
+    domain = iterations(sch, sch.get_loops(block))
+    trial = sch.copy()
+    try:
+        trial.compute_at(block, loop, preserve_unit_loops=False)
+    except Exception:  # noqa: BLE001 - not element-wise: it keeps a loop nest of its own
+        return False
+    loops = trial.get_loops(block)
+    if any(extent_of(trial, l) is None for l in loops) or iterations(trial, loops) > domain:
+        return False
+    sch.compute_at(block, loop, preserve_unit_loops=False)
+    return True
