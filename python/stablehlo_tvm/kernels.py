@@ -439,53 +439,57 @@ class _KernelWriter:
 
 def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tuple]):
     """The PrimFunc of one tvm.kernel op (as the C++ walk gives it)."""
-    from tvm import s_tir
-
-    tir = _tir()
     writer = _KernelWriter(op["attributes"]["name"])
     (block,) = op["regions"][0]
     params = []
     for (arg_id, (shape, value_dtype, _)), (_, dtype, _) in zip(block["arguments"], operand_types + result_types):
         params.append(writer.buffer(arg_id, shape, dtype, value_dtype))
-    body = _seq(writer.block(block))
-    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
-    return tir.PrimFunc(params, root)
+    return _primfunc(params, _seq(writer.block(block)))
 
 
 def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
     """`operand[starts + i] = update[i]` over the update's window only: the
     PrimFunc of tvm.update_slice_in_place, called with
     relax.call_tir_inplace (the operand is the result)."""
-    from tvm import s_tir
-
     tir = _tir()
-    dims = lambda sizes: [tir.IntImm("int64", int(d)) for d in sizes]  # noqa: E731
-    operand = tir.decl_buffer(dims(shape), dtype, "operand")
-    update = tir.decl_buffer(dims(update_shape), dtype, "update")
+    operand = tir.decl_buffer(_dims(shape), dtype, "operand")
+    update = tir.decl_buffer(_dims(update_shape), dtype, "update")
     starts = [tir.decl_buffer([], "int64", f"start{axis}") for axis in range(len(shape))]
     counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
     indices = [tir.BufferLoad(start, []) + counter for start, counter in zip(starts, counters)]
-    body = tir.BufferStore(operand, tir.BufferLoad(update, counters), indices)
-    for counter, extent in reversed(list(zip(counters, dims(update_shape)))):
-        body = tir.For(counter, tir.IntImm("int64", 0), extent, tir.ForKind.SERIAL, body)
-    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
-    return tir.PrimFunc([operand, update, *starts], root)
+    store = tir.BufferStore(operand, tir.BufferLoad(update, counters), indices)
+    return _loop_nest_primfunc([operand, update, *starts], store, counters, _dims(update_shape), parallel=False)
 
 
 def copy_primfunc(shape: tuple, dtype: str):
     """A fresh copy of a tensor, as plain loops (the outer one parallel):
     an element-wise block that only loads would be taken for a reshape and
     become a view of its source (relax.transform.RewriteDataflowReshape)."""
+    tir = _tir()
+    source = tir.decl_buffer(_dims(shape), dtype, "source")
+    copy = tir.decl_buffer(_dims(shape), dtype, "copy")
+    counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
+    store = tir.BufferStore(copy, tir.BufferLoad(source, counters), counters)
+    return _loop_nest_primfunc([source, copy], store, counters, _dims(shape), parallel=len(shape) > 1)
+
+
+def _dims(sizes) -> list:
+    tir = _tir()
+    return [tir.IntImm("int64", int(d)) for d in sizes]
+
+
+def _loop_nest_primfunc(params: list, body, counters: list, extents: list, parallel: bool):
+    """A PrimFunc of `params` running `body` under one loop per counter
+    (the outermost parallel when asked)."""
+    tir = _tir()
+    for depth, (counter, extent) in reversed(list(enumerate(zip(counters, extents)))):
+        kind = tir.ForKind.PARALLEL if parallel and depth == 0 else tir.ForKind.SERIAL
+        body = tir.For(counter, tir.IntImm("int64", 0), extent, kind, body)
+    return _primfunc(params, body)
+
+
+def _primfunc(params: list, body):
+    """A PrimFunc whose body sits in the root block schedules expect."""
     from tvm import s_tir
 
-    tir = _tir()
-    dims = [tir.IntImm("int64", int(d)) for d in shape]
-    source = tir.decl_buffer(dims, dtype, "source")
-    copy = tir.decl_buffer(dims, dtype, "copy")
-    counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
-    body = tir.BufferStore(copy, tir.BufferLoad(source, counters), counters)
-    for axis in reversed(range(len(shape))):
-        kind = tir.ForKind.PARALLEL if axis == 0 and len(shape) > 1 else tir.ForKind.SERIAL
-        body = tir.For(counters[axis], tir.IntImm("int64", 0), dims[axis], kind, body)
-    root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body))
-    return tir.PrimFunc([source, copy], root)
+    return _tir().PrimFunc(params, s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body)))
