@@ -186,3 +186,18 @@ def test_large_boolean_constant_from_jax():
     x = np.linspace(-1, 1, 300, dtype=np.float32)
     assert 'dense<"0x' in jax.jit(g).lower(x).as_text()
     np.testing.assert_array_equal(stablehlo_tvm.build(g, x)(x), np.where(mask, x, -x))
+
+
+def test_emitted_types_are_checked_against_the_pipeline():
+    # Every Relax value the emitter builds must have the type the tvm
+    # dialect computed; a mismatch is an EmitError naming both.
+    from tvm import relax
+
+    from stablehlo_tvm.emitter import _check_type
+    from stablehlo_tvm.errors import EmitError
+
+    var = relax.Var("x", relax.TensorType([2, 3], "float32"))
+    _check_type(var, ((2, 3), "float32", "tensor<2x3xf32>"), "here")
+    for shape, dtype, text in [((3, 2), "float32", "tensor<3x2xf32>"), ((2, 3), "float16", "tensor<2x3xf16>")]:
+        with pytest.raises(EmitError, match=r"here: Relax produced \[2, 3\] float32, the tvm dialect says " + text):
+            _check_type(var, (shape, dtype, text), "here")
