@@ -532,37 +532,18 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
   }
 };
 
-/// A float function with its own f32 formula (narrower floats computed in
-/// f32) and another for f64.
-template <typename SrcOp, Value (*EmitF32)(MathBuilder &, Value),
-          Value (*EmitF64)(MathBuilder &, Value)>
-struct ByWidthConversion : TVMTypedPattern<SrcOp> {
-  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
-
-  LogicalResult
-  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
-          ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
-    if (!isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "not a float tensor");
-    Location loc = op.getLoc();
-    Value result = computeWidened(
-        rewriter, loc, adaptor.getOperands(), type, 32,
-        [&](ValueRange operands, RankedTensorType computeType) {
-          MathBuilder m{rewriter, loc, computeType};
-          return computeType.getElementType().isF32()
-                     ? EmitF32(m, operands.front())
-                     : EmitF64(m, operands.front());
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
 /// f32 tanh stays tvm.tanh: stablehlo_tvm's CPU build lowers it to vector
 /// code within 1 ULP (python/stablehlo_tvm/cpu/fastmath.py), many times
 /// faster than the f64 formula.
 Value emitTanhOp(MathBuilder &m, Value x) { return m.unary<tvm::TanhOp>(x); }
+
+/// One formula for f32 (FloatMathConversion computes narrower floats in f32)
+/// and another for f64.
+template <Value (*EmitF32)(MathBuilder &, Value),
+          Value (*EmitF64)(MathBuilder &, Value)>
+Value emitByWidth(MathBuilder &m, Value x) {
+  return m.type.getElementType().isF32() ? EmitF32(m, x) : EmitF64(m, x);
+}
 
 struct SignConversion : TVMTypedPattern<stablehlo::SignOp> {
   using TVMTypedPattern::TVMTypedPattern;
@@ -620,11 +601,12 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
                FloatMathConversion<Expm1Op, emitExpm1>,
                FloatMathConversion<Log1pOp, emitLog1p>,
                FloatMathConversion<CbrtOp, emitCbrt>,
-               ByWidthConversion<TanhOp, emitTanhOp, emitTanh>,
+               FloatMathConversion<TanhOp, emitByWidth<emitTanhOp, emitTanh>>,
+               FloatMathConversion<chlo::ErfcOp,
+                                   emitByWidth<emitErfcF32, emitErfc>>,
                // f32 and narrower in f64: rounding a wider result keeps the
                // error within 1 ULP.
                FloatMathConversion<chlo::AtanhOp, emitAtanh, 64>,
-               ByWidthConversion<chlo::ErfcOp, emitErfcF32, emitErfc>,
                FloatMathConversion<chlo::LgammaOp, emitLgamma, 64>,
                FloatMathConversion<chlo::DigammaOp, emitDigamma, 64>,
                FloatMathConversion<chlo::ErfInvOp, emitErfInv, 64>,
