@@ -32,8 +32,8 @@ class Compiled:
 
     def call(self, name: str, *args: Any):
         """Calls another function of the module by name."""
-        function, tensors, complex_results = self._prepare(name, args)
-        result = _call_with_deep_stack(function, tensors) if self._recursive else function(*tensors)
+        run, complex_results = self._bind(name, args)
+        result = run()
         outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
         if complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
@@ -42,10 +42,15 @@ class Compiled:
     def runner(self, *args: Any, name: str | None = None):
         """A callable that runs the function on ``args`` already on the device
         and leaves its results there: what a benchmark times."""
-        function, tensors, _ = self._prepare(name or self.entry, args)
+        return self._bind(name or self.entry, args)[0]
+
+    def _bind(self, name: str, args: tuple):
+        """A call of `name` on `args`, ready to run (on a deep stack when the
+        module has loops), and the positions of its complex results."""
+        function, tensors, complex_results = self._prepare(name, args)
         if self._recursive:
-            return lambda: _call_with_deep_stack(function, tensors)
-        return lambda: function(*tensors)
+            return (lambda: _call_with_deep_stack(function, tensors)), complex_results
+        return (lambda: function(*tensors)), complex_results
 
     def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
         import tvm

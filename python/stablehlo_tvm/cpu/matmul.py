@@ -17,7 +17,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
-from .rule import CPURule, divisor_at_most, extent_of, vectorizable
+from .rule import CPURule, divisor_at_most, extent_of, fused, vectorizable
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
 _ROWS_WITH_32_REGISTERS = 8
@@ -81,7 +81,7 @@ class Matmul(CPURule):
         outer = by_kind[IterKind.kIter_S] + by_kind[IterKind.kIter_T] + i_loops[:-1] + j_rest
         sch.reorder(*outer, i_loops[-1], j_last, *by_kind[IterKind.kIter_K])
         i, j = i_loops[-1], j_last
-        k = sch.fuse(*by_kind[IterKind.kIter_K]) if len(by_kind[IterKind.kIter_K]) > 1 else by_kind[IterKind.kIter_K][0]
+        k = fused(sch, by_kind[IterKind.kIter_K])
         m, n, depth = extent_of(sch, i), extent_of(sch, j), extent_of(sch, k)
         if None in (m, n, depth):
             return None
@@ -118,7 +118,7 @@ class Matmul(CPURule):
                 self.vectorize_innermost(sch, packed, lanes)
         if m >= _PACK_MIN_ROWS and mr > 1:
             self._pack_a(sch, main, kinds, iter_vars, mr)
-        sch.parallel(sch.fuse(*outer, jo) if outer else jo)
+        sch.parallel(fused(sch, [*outer, jo]))
         sch.decompose_reduction(main, ko)
         return sch
 
@@ -133,7 +133,7 @@ class Matmul(CPURule):
         packed = sch.cache_read(main, a_index, "global")
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
         loops = sch.get_loops(packed)
-        sch.parallel(sch.fuse(*loops[:-1]) if len(loops) > 2 else loops[0])
+        sch.parallel(fused(sch, loops[:-1]))
 
 
 def _bits(dtype: str) -> int:

@@ -17,7 +17,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import Reduction
 from tvm.target import Target
 
-from .rule import CPURule, printed_store, extent_of, iterations, vectorizable
+from .rule import CPURule, extent_of, fused, iterations, printed_store, vectorizable
 
 # Rows shorter than this many vectors are reduced in order: partial sums
 # reassociate, which is worth it only when the row is long.
@@ -57,9 +57,9 @@ class RowReduction(CPURule):
         loops = sch.get_loops(block)
         spatial = [l for l, it in zip(loops, info.iters) if it.kind == "S"]
         if spatial and spatial == loops[: len(spatial)] and iterations(sch, spatial) > 1:
-            fused = sch.fuse(*spatial) if len(spatial) > 1 else spatial[0]
-            sch.parallel(fused)
-            return fused
+            rows = fused(sch, spatial)
+            sch.parallel(rows)
+            return rows
         return None
 
     def _along_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
@@ -95,7 +95,7 @@ class RowReduction(CPURule):
             outer.append(rest)
         sch.reorder(*outer, *reduce, inner)
         if outer and iterations(sch, outer) > 1:
-            sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+            sch.parallel(fused(sch, outer))
         if width is not None:
             sch.vectorize(inner)  # before the init is split off: the loop carries it
         sch.decompose_reduction(block, reduce[0])

@@ -67,7 +67,7 @@ class CPURule(ScheduleRule):
         loops = sch.get_loops(block)
         outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
         if outer and iterations(sch, loops) >= _PARALLEL_GRAIN:
-            sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+            sch.parallel(fused(sch, outer))
 
     @staticmethod
     def schedule_with_output(sch: s_tir.Schedule, producers: list, last, lanes: int) -> None:
@@ -186,6 +186,11 @@ def vectorizable(block) -> bool:
     # TVM's Python API has no TIR visitor; the printed block names every call.
     text = block.script()
     return not any(name in text for name in _SCALAR_ONLY)
+
+
+def fused(sch: s_tir.Schedule, loops: list):
+    """`loops` as one loop (a single loop as it is)."""
+    return loops[0] if len(loops) == 1 else sch.fuse(*loops)
 
 
 def extent_of(sch: s_tir.Schedule, loop) -> int | None:
