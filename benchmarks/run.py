@@ -3,6 +3,7 @@ in the same process on the same inputs, checks that they agree, and writes
 JSON plus a markdown table.
 
     .venv/bin/python benchmarks/run.py                  # untuned default build
+    .venv/bin/python benchmarks/run.py --tune 200       # and tuned, side by side
     .venv/bin/python benchmarks/run.py --only matmul_512 --repeat 30
 
 Times are medians of per-call times over `--repeat` rounds; in each round
@@ -43,7 +44,9 @@ def _per_call(run, n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
-def measure(workload, repeat: int) -> dict:
+def measure(workload, repeat: int, tuning=None) -> dict:
+    """XLA, the untuned TVM build and (with `tuning`) the tuned one, timed in
+    the same rounds."""
     jitted = jax.jit(workload.function)
     device_args = [jax.device_put(a) for a in workload.args]
 
@@ -52,58 +55,69 @@ def measure(workload, repeat: int) -> dict:
 
     start = time.perf_counter()
     irmodule = stablehlo_tvm.import_stablehlo(jitted.lower(*workload.args))
-    imported = time.perf_counter()
-    compiled = stablehlo_tvm.build(irmodule)
-    built = time.perf_counter()
-
+    row = {"workload": workload.name, "import_s": time.perf_counter() - start, "agree": True, "max_abs_error": 0.0}
     want = jax.tree_util.tree_leaves(jitted(*workload.args))
-    got = compiled(*workload.args)
-    got = list(got) if isinstance(got, tuple) else [got]
-    error = max(float(np.max(np.abs(np.asarray(w) - g))) for w, g in zip(want, got))
-    agree = all(np.allclose(g, np.asarray(w), rtol=workload.rtol, atol=workload.atol) for w, g in zip(want, got))
+    runs = {"xla": run_xla}
+    builds = {"tvm": {}} if tuning is None else {"tvm": {}, "tuned": {"tune": tuning}}
+    for name, options in builds.items():
+        start = time.perf_counter()
+        compiled = stablehlo_tvm.build(irmodule, **options)
+        row["build_s" if name == "tvm" else "tune_s"] = time.perf_counter() - start
+        got = compiled(*workload.args)
+        got = list(got) if isinstance(got, tuple) else [got]
+        error = max(float(np.max(np.abs(np.asarray(w) - g))) for w, g in zip(want, got))
+        row["max_abs_error"] = max(row["max_abs_error"], error)
+        row["agree"] &= all(np.allclose(g, np.asarray(w), rtol=workload.rtol, atol=workload.atol) for w, g in zip(want, got))
+        runs[name] = compiled.runner(*workload.args)
 
-    run_tvm = compiled.runner(*workload.args)
-    for run in (run_xla, run_tvm):  # warm up
+    for run in runs.values():  # warm up
         for _ in range(3):
             run()
-    n_xla, n_tvm = _calls_per_round(run_xla), _calls_per_round(run_tvm)
-    xla, tvm = [], []
+    calls = {name: _calls_per_round(run) for name, run in runs.items()}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
-        xla.append(_per_call(run_xla, n_xla))
-        tvm.append(_per_call(run_tvm, n_tvm))
-    xla_ms, tvm_ms = statistics.median(xla) * 1e3, statistics.median(tvm) * 1e3
-    row = {
-        "workload": workload.name,
-        "xla_ms": xla_ms,
-        "tvm_ms": tvm_ms,
-        "ratio": xla_ms / tvm_ms,
-        "import_s": imported - start,
-        "build_s": built - imported,
-        "max_abs_error": error,
-        "agree": agree,
-    }
-    if workload.flops:
-        row["xla_gflops"] = workload.flops / xla_ms / 1e6
-        row["tvm_gflops"] = workload.flops / tvm_ms / 1e6
+        for name, run in runs.items():
+            times[name].append(_per_call(run, calls[name]))
+    for name in runs:
+        row[f"{name}_ms"] = statistics.median(times[name]) * 1e3
+        if workload.flops:
+            row[f"{name}_gflops"] = workload.flops / row[f"{name}_ms"] / 1e6
+    row["ratio"] = row["xla_ms"] / row["tvm_ms"]
+    if "tuned" in runs:
+        row["tuned_ratio"] = row["xla_ms"] / row["tuned_ms"]
     return row
 
 
+def _geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in values) / len(values))
+
+
 def markdown(rows: list[dict], title: str) -> str:
+    tuned = all("tuned_ms" in r for r in rows)
+    extra = " tuned ms | XLA/tuned | tuning s |" if tuned else ""
     lines = [
         f"### {title}",
         "",
-        "| workload | XLA ms | TVM ms | XLA/TVM | XLA GFLOPS | TVM GFLOPS | build s | agree (max abs err) |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| workload | XLA ms | TVM ms | XLA/TVM |" + extra + " XLA GFLOPS | TVM GFLOPS | build s | agree (max abs err) |",
+        "|---|---:|---:|---:|" + ("---:|---:|---:|" if tuned else "") + "---:|---:|---:|---|",
     ]
     for r in rows:
         gf = lambda k: f"{r[k]:.1f}" if k in r else "–"  # noqa: E731
+        columns = f" {r['tuned_ms']:.3f} | {r['tuned_ratio']:.2f} | {r['tune_s']:.0f} |" if tuned else ""
         lines.append(
-            f"| {r['workload']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | {gf('xla_gflops')} | "
+            f"| {r['workload']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} |{columns} {gf('xla_gflops')} | "
             f"{gf('tvm_gflops')} | {r['build_s']:.1f} | {'yes' if r['agree'] else 'NO'} ({r['max_abs_error']:.1e}) |"
         )
     ratios = [r["ratio"] for r in rows]
-    geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-    lines += ["", f"geomean XLA/TVM: **{geomean:.2f}**, lowest {min(ratios):.2f} ({min(rows, key=lambda r: r['ratio'])['workload']})"]
+    lowest = min(rows, key=lambda r: r["ratio"])
+    lines += ["", f"geomean XLA/TVM: **{_geomean(ratios):.2f}**, lowest {lowest['ratio']:.2f} ({lowest['workload']})"]
+    if tuned:
+        tuned_ratios = [r["tuned_ratio"] for r in rows]
+        lowest = min(rows, key=lambda r: r["tuned_ratio"])
+        lines += [
+            f"geomean XLA/tuned: **{_geomean(tuned_ratios):.2f}**, lowest {lowest['tuned_ratio']:.2f} ({lowest['workload']}); "
+            f"tuning {sum(r['tune_s'] for r in rows) / 60:.0f} min in all"
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -112,23 +126,29 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="workload names (default: all)")
     parser.add_argument("--repeat", type=int, default=15, help="timing rounds (median)")
     parser.add_argument("--out", default="benchmarks/results", help="directory for JSON and markdown")
+    parser.add_argument("--tune", type=int, metavar="TRIALS", help="also build tuned, with this many MetaSchedule trials a workload")
+    parser.add_argument("--database", help="tuning database directory (default: stablehlo_tvm's cache)")
     args = parser.parse_args()
+    tuning = None
+    if args.tune:
+        tuning = stablehlo_tvm.Tuning(trials=args.tune, database=args.database)
 
     rows = []
     for workload in workloads():
         if args.only and workload.name not in args.only:
             continue
-        row = measure(workload, args.repeat)
+        row = measure(workload, args.repeat, tuning)
         rows.append(row)
+        tuned = f"  tuned {row['tuned_ms']:8.3f} ms ratio {row['tuned_ratio']:5.2f}" if tuning else ""
         print(
             f"{row['workload']:28s} XLA {row['xla_ms']:8.3f} ms  TVM {row['tvm_ms']:8.3f} ms  "
-            f"ratio {row['ratio']:5.2f}  build {row['build_s']:5.1f} s  agree {row['agree']}",
+            f"ratio {row['ratio']:5.2f}{tuned}  build {row['build_s']:5.1f} s  agree {row['agree']}",
             flush=True,
         )
-    mode = "untuned default build"
+    mode = "untuned default build" if tuning is None else f"untuned and tuned ({args.tune} trials a workload)"
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = "untuned"
+    stem = "untuned" if tuning is None else "tuned"
     machine = {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "jax": jax.__version__}
     (out / f"{stem}.json").write_text(json.dumps({"mode": mode, "machine": machine, "rows": rows}, indent=2) + "\n")
     table = markdown(rows, f"{mode}, {machine['cores']} cores, median of {args.repeat} rounds")

@@ -17,8 +17,18 @@ __all__ = [
     "Compiled",
     "EmitError",
     "MLIRError",
+    "Tuning",
     "build",
     "import_stablehlo",
     "import_to_tvm_dialect",
     "parse",
 ]
+
+
+def __getattr__(name: str):
+    # Tuning lives beside MetaSchedule; importing the package does not load TVM.
+    if name == "Tuning":
+        from .cpu.tuning import Tuning
+
+        return Tuning
+    raise AttributeError(f"module 'stablehlo_tvm' has no attribute {name!r}")

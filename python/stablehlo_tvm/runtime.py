@@ -143,6 +143,7 @@ def build(
     target: Any = None,
     entry: str = "main",
     schedule: bool = True,
+    tune: Any = None,
 ) -> Compiled:
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
@@ -150,16 +151,28 @@ def build(
     ``target`` defaults to this machine's CPU (named, with its core count).
     On CPUs, convolutions become matrix products, TVM fuses operators and
     every fused PrimFunc is scheduled by ``stablehlo_tvm.cpu``'s rules
-    (``schedule=False``: TVM's default pipeline, TIR left as legalized)."""
+    (``schedule=False``: TVM's default pipeline, TIR left as legalized).
+
+    ``tune``: a number of MetaSchedule trials or a ``stablehlo_tvm.Tuning``.
+    Workloads not yet in the tuning database (on disk, see ``Tuning``) are
+    tuned and stored; every workload it holds gets its best schedule, which
+    includes the rules' own, measured alongside."""
     import tvm
 
     from .api import import_stablehlo
-    from .cpu import cpu_pipeline, resolve_target
+    from .cpu import cpu_pipeline, fuse, resolve_target
+    from .cpu.tuning import as_tuning, tune as tune_workloads
 
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
     target = resolve_target(target)
+    tuning = as_tuning(tune)
     pipeline = "default"
     if target.kind.name == "llvm" and schedule:
-        pipeline = cpu_pipeline(target)
+        database = None
+        if tuning is not None:
+            database, _ = tune_workloads(fuse(irmodule, target), target, tuning)
+        pipeline = cpu_pipeline(target, database)
+    elif tuning is not None:
+        raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
     executable = tvm.compile(irmodule, target=target, relax_pipeline=pipeline)
     return Compiled(executable, tvm.cpu(), entry, irmodule)

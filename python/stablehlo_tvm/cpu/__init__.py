@@ -1,7 +1,8 @@
 """Compiling imported modules for CPUs: the host target, schedule rules for
-every PrimFunc the import produces, vectorizable transcendentals."""
+every PrimFunc the import produces, vectorizable transcendentals, optional
+tuning."""
 
-from .pipeline import cpu_pipeline
+from .pipeline import cpu_pipeline, fuse
 from .target import host_target, resolve_target
 
-__all__ = ["cpu_pipeline", "host_target", "resolve_target"]
+__all__ = ["cpu_pipeline", "fuse", "host_target", "resolve_target"]

@@ -1,16 +1,44 @@
 """The Relax pipeline `build` compiles with on CPUs: convolutions as matrix
 products, TVM's legalization and operator fusion, every fused PrimFunc
-scheduled by this package's rules, then TVM's usual lowering to the VM.
-(TVM's own default for CPUs neither fuses nor schedules.)"""
+scheduled by this package's rules (or from a tuning database), then TVM's
+usual lowering to the VM. (TVM's own default for CPUs neither fuses nor
+schedules.)"""
 
 from __future__ import annotations
+
+import contextlib
 
 import tvm
 from tvm import relax
 
 
-def cpu_pipeline(target):
+def fusion_passes() -> list:
+    """Up to the fused PrimFuncs that schedules (and tuning) apply to."""
     from .conv_as_matmul import ConvAsMatmul
+
+    return [
+        relax.backend.DispatchSampling(),
+        relax.backend.DispatchSortScan(),
+        ConvAsMatmul,
+        relax.transform.LegalizeOps(),
+        relax.transform.AnnotateTIROpPattern(),
+        relax.transform.FuseOps(),
+        relax.transform.FuseTIR(),
+        relax.transform.DeadCodeElimination(),
+    ]
+
+
+def fuse(mod: tvm.IRModule, target) -> tvm.IRModule:
+    from .fastmath import register
+
+    register()
+    with target:
+        return tvm.transform.Sequential(fusion_passes())(mod)
+
+
+def cpu_pipeline(target, database=None):
+    """`database`: a MetaSchedule database whose best schedules take
+    precedence over the rules."""
     from .fastmath import register
     from .schedule import ScheduleFunctions
 
@@ -18,16 +46,11 @@ def cpu_pipeline(target):
 
     @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPUPipeline")
     def pipeline(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
-        with target:
+        with target, database if database is not None else contextlib.nullcontext():
+            tuned = [] if database is None else [relax.transform.MetaScheduleApplyDatabase()]
             passes = [
-                relax.backend.DispatchSampling(),
-                relax.backend.DispatchSortScan(),
-                ConvAsMatmul,
-                relax.transform.LegalizeOps(),
-                relax.transform.AnnotateTIROpPattern(),
-                relax.transform.FuseOps(),
-                relax.transform.FuseTIR(),
-                relax.transform.DeadCodeElimination(),
+                *fusion_passes(),
+                *tuned,
                 ScheduleFunctions(target),
                 relax.transform.RewriteDataflowReshape(),
                 relax.transform.ToNonDataflow(),

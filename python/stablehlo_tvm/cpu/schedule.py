@@ -30,14 +30,21 @@ class ScheduleFunctions:
         for gvar, func in mod.functions_items():
             if not isinstance(func, tirx.PrimFunc) or func.attrs.get("tirx.is_scheduled", False):
                 continue
-            for rule in self.rules:
-                try:
-                    sch = rule.apply(func, self.target, False)
-                except Exception:  # noqa: BLE001 - see the module docstring
-                    sch = None
-                if sch is not None:
-                    updates[gvar] = sch.mod["main"].with_attr("tirx.is_scheduled", True)
-                    break
+            sch = first_rule_schedule(func, self.target, self.rules)
+            if sch is not None:
+                updates[gvar] = sch.mod["main"].with_attr("tirx.is_scheduled", True)
         for gvar, func in updates.items():
             mod[gvar] = func
         return mod
+
+
+def first_rule_schedule(func: tirx.PrimFunc, target, rules=None):
+    """The schedule of the first rule that fits `func`, or None."""
+    for rule in default_rules() if rules is None else rules:
+        try:
+            sch = rule.apply(func, target, False)
+        except Exception:  # noqa: BLE001 - see the module docstring
+            sch = None
+        if sch is not None:
+            return sch
+    return None

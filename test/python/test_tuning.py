@@ -1,0 +1,84 @@
+"""build(..., tune=...): MetaSchedule tunes the workloads, the rules' own
+schedule is measured beside its candidates, the database on disk is reused
+without tuning again, and its best schedules are the ones compiled."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+import tvm
+import tvm_ffi
+from tvm import relax
+from tvm.s_tir import meta_schedule as ms
+
+import stablehlo_tvm
+from stablehlo_tvm.cpu import fuse, host_target
+from stablehlo_tvm.cpu.tuning import as_tuning, tune
+
+
+def _dense_relu(a, b):
+    return jax.nn.relu(a @ b) + 1.0
+
+
+def _args():
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((64, 128), np.float32), rng.standard_normal((128, 64), np.float32)
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    """One small tuning run shared by the tests: (database directory, build)."""
+    directory = tmp_path_factory.mktemp("tuning")
+    lowered = jax.jit(_dense_relu).lower(*_args())
+    compiled = stablehlo_tvm.build(lowered, tune=stablehlo_tvm.Tuning(trials=8, trials_per_round=4, database=directory, progress=False))
+    return directory, lowered, compiled
+
+
+def test_tuned_build_matches_jax(tuned):
+    _, _, compiled = tuned
+    np.testing.assert_allclose(compiled(*_args()), jax.jit(_dense_relu)(*_args()), rtol=1e-5, atol=1e-5)
+
+
+def test_database_holds_tuned_candidates_and_the_rules_schedule(tuned):
+    directory, lowered, _ = tuned
+    target = host_target()
+    database, report = tune(fuse(stablehlo_tvm.import_stablehlo(lowered), target), target, stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
+    [workload] = report
+    assert "matmul" in workload.name and not workload.tuned_now
+    records = database.get_all_tuning_records()
+    # 8 MetaSchedule candidates (some may fail to build) and the rules' schedule.
+    assert 2 <= len(records) <= 9
+    assert workload.best_us == pytest.approx(min(1e6 * float(np.mean([float(s) for s in r.run_secs])) for r in records if r.run_secs))
+
+
+def test_second_build_reuses_the_database(tuned, monkeypatch):
+    directory, lowered, _ = tuned
+
+    def no_tuning(**_):
+        raise AssertionError("a workload in the database was tuned again")
+
+    monkeypatch.setattr(ms, "tune_tasks", no_tuning)
+    compiled = stablehlo_tvm.build(lowered, tune=stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
+    np.testing.assert_allclose(compiled(*_args()), jax.jit(_dense_relu)(*_args()), rtol=1e-5, atol=1e-5)
+
+
+def test_best_record_is_the_schedule_compiled(tuned):
+    directory, lowered, _ = tuned
+    target = host_target()
+    fused = fuse(stablehlo_tvm.import_stablehlo(lowered), target)
+    database, _ = tune(fused, target, stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
+    [task] = [t for t in ms.relax_integration.extract_tasks(fused, target) if "matmul" in t.task_name]
+    best = database.query_schedule(task.dispatched[0], target, task.task_name)
+    with target, database:
+        applied = relax.transform.MetaScheduleApplyDatabase()(fused)[task.task_name]
+    assert applied.attrs.get("tirx.is_scheduled", False)
+    assert tvm_ffi.structural_equal(applied.body, best.mod["main"].body)
+
+
+def test_tune_argument_is_checked():
+    assert as_tuning(None) is None
+    assert as_tuning(50).trials == 50
+    for bad in (0, -3, True, "many", 2.5):
+        with pytest.raises(TypeError, match="tune must be"):
+            as_tuning(bad)
