@@ -11,13 +11,15 @@ class Compiled:
     """A compiled entry function: takes array-likes, returns numpy arrays
     (a tuple when the function has several results)."""
 
-    def __init__(self, executable, device, entry: str, irmodule):
+    def __init__(self, executable, device, entry: str, irmodule, tuning_report=None):
         from tvm import relax
 
         self.executable = executable
         self.device = device
         self.entry = entry
         self.irmodule = irmodule
+        # build(..., tune=...): a stablehlo_tvm.cpu.tuning.TunedWorkload per workload.
+        self.tuning_report = tuning_report
         self._vm = relax.VirtualMachine(executable, device)
         # Loops are recursive Relax functions: each iteration is a native
         # stack frame of the VM, so such modules run on a thread with room.
@@ -166,13 +168,13 @@ def build(
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
     target = resolve_target(target)
     tuning = as_tuning(tune)
-    pipeline = "default"
+    pipeline, report = "default", None
     if target.kind.name == "llvm" and schedule:
         database = None
         if tuning is not None:
-            database, _ = tune_workloads(fuse(irmodule, target), target, tuning)
+            database, report = tune_workloads(fuse(irmodule, target), target, tuning)
         pipeline = cpu_pipeline(target, database)
     elif tuning is not None:
         raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
     executable = tvm.compile(irmodule, target=target, relax_pipeline=pipeline)
-    return Compiled(executable, tvm.cpu(), entry, irmodule)
+    return Compiled(executable, tvm.cpu(), entry, irmodule, report)

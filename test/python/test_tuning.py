@@ -14,7 +14,7 @@ from tvm.s_tir import meta_schedule as ms
 
 import stablehlo_tvm
 from stablehlo_tvm.cpu import fuse, host_target
-from stablehlo_tvm.cpu.tuning import as_tuning, tune
+from stablehlo_tvm.cpu.tuning import as_tuning, database_directory, tune
 
 
 def _dense_relu(a, b):
@@ -40,16 +40,21 @@ def test_tuned_build_matches_jax(tuned):
     np.testing.assert_allclose(compiled(*_args()), jax.jit(_dense_relu)(*_args()), rtol=1e-5, atol=1e-5)
 
 
-def test_database_holds_tuned_candidates_and_the_rules_schedule(tuned):
+def test_fastest_of_rules_and_candidates_is_chosen(tuned):
     directory, lowered, _ = tuned
     target = host_target()
-    database, report = tune(fuse(stablehlo_tvm.import_stablehlo(lowered), target), target, stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
-    [workload] = report
-    assert "matmul" in workload.name and not workload.tuned_now
-    records = database.get_all_tuning_records()
-    # 8 MetaSchedule candidates (some may fail to build) and the rules' schedule.
-    assert 2 <= len(records) <= 9
-    assert workload.best_us == pytest.approx(min(1e6 * float(np.mean([float(s) for s in r.run_secs])) for r in records if r.run_secs))
+    [workload] = tuned[2].tuning_report
+    assert "matmul" in workload.name and workload.tuned_now
+    assert workload.rules_us is not None and workload.tuned_us is not None
+    assert workload.chosen == ("rules" if workload.rules_us <= workload.tuned_us else "tuned")
+    # MetaSchedule's candidates (some may fail to build) in one database, the
+    # choice alone in another.
+    candidates = ms.database.JSONDatabase(work_dir=str(database_directory(stablehlo_tvm.Tuning(database=directory), target)))
+    assert 1 <= len(candidates.get_all_tuning_records()) <= 8
+    chosen, report = tune(fuse(stablehlo_tvm.import_stablehlo(lowered), target), target, stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
+    [record] = chosen.get_all_tuning_records()
+    assert 1e6 * float(record.run_secs[0]) == pytest.approx(min(workload.rules_us, workload.tuned_us))
+    assert [line.tuned_now for line in report] == [False]
 
 
 def test_second_build_reuses_the_database(tuned, monkeypatch):

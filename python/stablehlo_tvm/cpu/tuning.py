@@ -1,10 +1,11 @@
 """Optional tuning: MetaSchedule searches schedules for the fused PrimFuncs
 that carry the work, and a database on disk keeps the best of them.
 
-Each tuned workload also gets this package's rule schedule measured the same
-way and stored as a record beside MetaSchedule's, so the database's best is
-never slower than the untuned build, as far as the measurements can tell.
-A workload the database already holds is not tuned again.
+For each workload, MetaSchedule's best few candidates and this package's rule
+schedule are then measured against each other in alternating rounds and the
+fastest is stored as the workload's chosen schedule: tuning does not make a
+workload slower than the untuned build, as far as measurements can tell. A
+workload with a chosen schedule is not tuned again.
 
 Candidates are compiled in this process: the fast transcendentals
 (`fastmath.register`) are process-wide op attributes a worker process would
@@ -18,6 +19,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import statistics
 import tempfile
 import time
 from dataclasses import dataclass
@@ -76,67 +78,125 @@ def database_directory(tuning: Tuning, target) -> Path:
 class TunedWorkload:
     name: str
     flops: float
-    rules_us: float | None  # the rules' schedule, measured by the tuner's runner
-    best_us: float | None  # the database's best after tuning
-    tuned_now: bool  # False: the database already held it
+    rules_us: float | None  # the rules' schedule, median of the final comparison
+    tuned_us: float | None  # MetaSchedule's best candidates, likewise
+    chosen: str  # "rules" or "tuned"
+    tuned_now: bool  # False: the database already held the choice
+
+
+# The final comparison: MetaSchedule's best few by its own quick measurements
+# (one sample each: the minimum of many is biased low) against the rules'
+# schedule, each measured in several alternating rounds.
+_FINALISTS = 3
+_ROUNDS = 3
+_FINAL_EVALUATOR = {"number": 1, "repeat": 5, "min_repeat_ms": 50}
 
 
 def tune(fused: tvm.IRModule, target, tuning: Tuning):
-    """Tunes the PrimFuncs of `fused` (a Relax module after FuseTIR) that are
-    not in the database yet; returns the database (a MetaSchedule
-    JSONDatabase) and a `TunedWorkload` per workload."""
+    """Tunes the PrimFuncs of `fused` (a Relax module after FuseTIR) for
+    which no schedule has been chosen yet; returns the database of chosen
+    schedules (a MetaSchedule JSONDatabase, one record per workload) and a
+    `TunedWorkload` per workload."""
     directory = database_directory(tuning, target)
-    directory.mkdir(parents=True, exist_ok=True)
-    database = ms.database.JSONDatabase(work_dir=str(directory))
+    (directory / "chosen").mkdir(parents=True, exist_ok=True)
+    # Every candidate MetaSchedule measured; the chosen schedules apart.
+    candidates = ms.database.JSONDatabase(work_dir=str(directory))
+    chosen = ms.database.JSONDatabase(work_dir=str(directory / "chosen"))
     tasks = [
         task
         for task in ms.relax_integration.extract_tasks(fused, target)
         if _flops(task.dispatched[0]) >= tuning.min_flops
     ]
-    pending = [task for task in tasks if not _has_record(database, task)]
+    pending = [task for task in tasks if not _best(chosen, task)]
     if tuning.progress:
         print(
             f"stablehlo_tvm: {len(tasks)} workloads worth tuning, {len(tasks) - len(pending)} in "
             f"{directory}, tuning {len(pending)} with {tuning.trials} trials",
             flush=True,
         )
-    rules_us: dict[str, float | None] = {}
+    report = {}
     if pending:
         with tempfile.TemporaryDirectory(prefix="stablehlo_tvm-tune-") as scratch, _meta_schedule_log(tuning.progress):
             builder = InProcessBuilder(scratch)
-            runner = ms.runner.LocalRunner(timeout_sec=60)
-            contexts, weights = ms.relax_integration.extracted_tasks_to_tune_contexts(pending, str(directory / "logs"))
+            # Candidates from an earlier run that stopped before choosing stand.
+            search = [task for task in pending if not _best(candidates, task)]
+            # MetaSchedule writes its logs under <work_dir>/logs.
+            contexts, weights = ms.relax_integration.extracted_tasks_to_tune_contexts(search, str(directory))
             started = time.perf_counter()
-            ms.tune_tasks(
-                tasks=contexts,
-                task_weights=weights,
-                work_dir=str(directory / "logs"),
-                max_trials_global=tuning.trials,
-                num_trials_per_iter=tuning.trials_per_round,
-                builder=builder,
-                runner=runner,
-                database=database,
-                cost_model="xgb",
-            )
+            if search:
+                ms.tune_tasks(
+                    tasks=contexts,
+                    task_weights=weights,
+                    work_dir=str(directory),
+                    max_trials_global=tuning.trials,
+                    num_trials_per_iter=tuning.trials_per_round,
+                    builder=builder,
+                    runner=ms.runner.LocalRunner(timeout_sec=60),
+                    database=candidates,
+                    cost_model="xgb",
+                )
+            final_runner = ms.runner.LocalRunner(timeout_sec=120, evaluator_config=ms.runner.EvaluatorConfig(**_FINAL_EVALUATOR))
             for task in pending:
-                rules_us[task.task_name] = _commit_rules_schedule(task, target, database, builder, runner)
+                report[task.task_name] = _choose(task, target, candidates, chosen, builder, final_runner)
             if tuning.progress:
                 print(f"stablehlo_tvm: tuned in {time.perf_counter() - started:.0f} s", flush=True)
-    report = [
-        TunedWorkload(
-            task.task_name,
-            _flops(task.dispatched[0]),
-            rules_us.get(task.task_name),
-            _best_us(database, task),
-            task.task_name in rules_us,
+    lines = []
+    for task in tasks:
+        if task.task_name in report:
+            lines.append(report[task.task_name])
+            continue
+        best = _best(chosen, task)[0]
+        lines.append(
+            TunedWorkload(task.task_name, _flops(task.dispatched[0]), None, _mean_us(best.run_secs), "chosen earlier", False)
         )
-        for task in tasks
-    ]
     if tuning.progress:
-        for line in report:
-            print(f"  {line.name[:60]:60s} best {line.best_us or float('nan'):10.1f} us"
-                  + (f" (rules {line.rules_us:.1f} us)" if line.rules_us else ""), flush=True)
-    return database, report
+        for line in lines:
+            times = " ".join(f"{k} {v:.1f} us" for k, v in (("rules", line.rules_us), ("tuned", line.tuned_us)) if v is not None)
+            print(f"  {line.name[:60]:60s} {line.chosen:14s} {times}", flush=True)
+    return chosen, lines
+
+
+def _choose(task, target, candidates, chosen, builder, runner) -> TunedWorkload:
+    """Measures the rules' schedule and MetaSchedule's best few in alternating
+    rounds and stores the fastest, by median, in `chosen`."""
+    from .schedule import first_rule_schedule
+
+    mod = task.dispatched[0]
+    func = mod["main"]
+    entries = []  # (kind, trace, schedule's module)
+    rules = first_rule_schedule(func, target)
+    if rules is not None:
+        entries.append(("rules", rules.trace, rules.mod))
+    for record in candidates.get_top_k(candidates.commit_workload(mod), _FINALISTS):
+        sch = s_tir.Schedule(mod)
+        record.trace.apply_to_schedule(sch, remove_postproc=False)
+        entries.append(("tuned", record.trace, sch.mod))
+    built = builder.build([ms.builder.BuilderInput(m, target) for _, _, m in entries])
+    args_info = ms.arg_info.ArgInfo.from_prim_func(func)
+    samples: list[list[float]] = [[] for _ in entries]
+    runnable = [i for i, b in enumerate(built) if b.error_msg is None]
+    for _ in range(_ROUNDS):
+        futures = runner.run([ms.runner.RunnerInput(built[i].artifact_path, "cpu", args_info) for i in runnable])
+        for i, future in zip(runnable, futures):
+            result = future.result()
+            if result.error_msg is None and result.run_secs:
+                samples[i].extend(float(s) for s in result.run_secs)
+    medians = [statistics.median(s) if s else float("inf") for s in samples]
+    fastest = {kind: min((m for (k, _, _), m in zip(entries, medians) if k == kind), default=float("inf")) for kind in ("rules", "tuned")}
+    winner = min(range(len(entries)), key=lambda i: medians[i]) if entries else None
+    if winner is not None and medians[winner] != float("inf"):
+        chosen.commit_tuning_record(
+            ms.database.TuningRecord(entries[winner][1], chosen.commit_workload(mod), [medians[winner]], target, args_info)
+        )
+    finite = lambda v: 1e6 * v if v != float("inf") else None  # noqa: E731
+    return TunedWorkload(
+        task.task_name,
+        _flops(mod),
+        finite(fastest["rules"]),
+        finite(fastest["tuned"]),
+        entries[winner][0] if winner is not None else "none",
+        True,
+    )
 
 
 @derived_object
@@ -166,51 +226,16 @@ class InProcessBuilder(ms.builder.PyBuilder):
         return results
 
 
-def _commit_rules_schedule(task, target, database, builder, runner) -> float | None:
-    """Measures the rules' schedule of `task` with the tuner's builder and
-    runner and stores it as one more record (a replayable trace)."""
-    from .schedule import first_rule_schedule
-
+def _best(database, task) -> list:
     mod = task.dispatched[0]
-    func = mod["main"]
-    sch = first_rule_schedule(func, target)
-    if sch is None:
-        return None
-    built = builder.build([ms.builder.BuilderInput(sch.mod, target)])[0]
-    if built.error_msg is not None:
-        return None
-    args_info = ms.arg_info.ArgInfo.from_prim_func(func)
-    future = runner.run([ms.runner.RunnerInput(built.artifact_path, device_type="cpu", args_info=args_info)])[0]
-    measured = future.result()
-    if measured.error_msg is not None or not measured.run_secs:
-        return None
-    run_secs = [float(s) for s in measured.run_secs]
-    database.commit_tuning_record(
-        ms.database.TuningRecord(
-            sch.trace,
-            database.commit_workload(mod),
-            run_secs,
-            target,
-            args_info,
-        )
-    )
-    return 1e6 * sum(run_secs) / len(run_secs)
+    if not database.has_workload(mod):
+        return []
+    return database.get_top_k(database.commit_workload(mod), 1)
 
 
-def _has_record(database, task) -> bool:
-    return database.has_workload(task.dispatched[0]) and bool(_top(database, task))
-
-
-def _top(database, task):
-    return database.get_top_k(database.commit_workload(task.dispatched[0]), 1)
-
-
-def _best_us(database, task) -> float | None:
-    top = _top(database, task)
-    if not top or not top[0].run_secs:
-        return None
-    secs = [float(s) for s in top[0].run_secs]
-    return 1e6 * sum(secs) / len(secs)
+def _mean_us(run_secs) -> float | None:
+    secs = [float(s) for s in run_secs or []]
+    return 1e6 * sum(secs) / len(secs) if secs else None
 
 
 def _flops(mod: tvm.IRModule) -> float:
