@@ -1,5 +1,5 @@
 """Windowed reductions (reduce_window, as TIR kernels) against jax.jit:
-pooling, cumulative ops, strides, padding and dilations."""
+pooling, cumulative ops, strides, padding and dilations; pad itself."""
 
 from __future__ import annotations
 
@@ -62,5 +62,23 @@ def test_max_pool_gradient(padding):
     def f(x):
         y, vjp = jax.vjp(pool, x)
         return vjp(jnp.ones_like(y) * 0.5 + y)[0]
+
+    assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize(
+    "dtype, value",
+    [("float32", -1.5), ("float32", np.nan), ("int32", -7), ("uint8", 255), ("int64", 2**53 + 1), ("bool", True)],
+)
+def test_pad_edges_and_interior(dtype, value):
+    # Constant edge padding is Relax's pad (the value as a double); a value a
+    # double cannot hold, a crop or interior padding take the general path.
+    (x,) = random_args([((3, 4), dtype)], seed=5)
+    pad_value = np.array(value, dtype)
+
+    def f(x):
+        edges = jax.lax.pad(x, pad_value, ((1, 2, 0), (0, 3, 0)))
+        general = jax.lax.pad(x, pad_value, ((-1, 1, 1), (2, 0, 0)))
+        return edges, general
 
     assert_matches_jax(f, x)

@@ -5,6 +5,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -171,8 +172,38 @@ struct ReverseConversion : TVMTypedPattern<stablehlo::ReverseOp> {
   }
 };
 
-/// pad, one axis at a time: a take from precomputed source positions, then
-/// the padding value where no source element lands. Covers negative edge
+/// A constant splat as the double Relax's pad takes, when it holds the
+/// value exactly.
+std::optional<double> exactDouble(Value value) {
+  DenseElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  Type type = attr.getElementType();
+  if (isa<FloatType>(type)) {
+    APFloat number = attr.getSplatValue<APFloat>();
+    bool lost = false;
+    if (number.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                       &lost) != APFloat::opOK || lost)
+      return std::nullopt;
+    return number.convertToDouble();
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType || intType.getWidth() == 1)
+    return std::nullopt;
+  APInt number = attr.getSplatValue<APInt>();
+  if (intType.isUnsigned())
+    return number.getActiveBits() <= 53
+               ? std::optional<double>(number.getZExtValue())
+               : std::nullopt;
+  return number.getSignificantBits() <= 54
+             ? std::optional<double>(number.getSExtValue())
+             : std::nullopt;
+}
+
+/// pad. Edge padding with a constant is Relax's own pad: one element-wise
+/// kernel that fuses into its consumer (a convolution's patches). Otherwise
+/// one axis at a time: a take from precomputed source positions, then the
+/// padding value where no source element lands, which covers negative edge
 /// padding (a crop) and interior padding alike.
 struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
   using TVMTypedPattern::TVMTypedPattern;
@@ -185,6 +216,21 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
       rewriter.replaceOp(op, broadcastTo(rewriter, loc,
                                          adaptor.getPaddingValue(),
                                          resultType.getShape()));
+      return success();
+    }
+    std::optional<double> constant = exactDouble(op.getPaddingValue());
+    if (constant && llvm::all_of(op.getInteriorPadding(),
+                                 [](int64_t v) { return v == 0; }) &&
+        llvm::all_of(op.getEdgePaddingLow(), [](int64_t v) { return v >= 0; }) &&
+        llvm::all_of(op.getEdgePaddingHigh(), [](int64_t v) { return v >= 0; })) {
+      SmallVector<int64_t> widths;
+      for (auto [low, high] :
+           llvm::zip(op.getEdgePaddingLow(), op.getEdgePaddingHigh()))
+        widths.append({low, high});
+      rewriter.replaceOpWithNewOp<tvm::PadOp>(
+          op, resultType, adaptor.getOperand(),
+          rewriter.getDenseI64ArrayAttr(widths),
+          rewriter.getStringAttr("constant"), rewriter.getF64FloatAttr(*constant));
       return success();
     }
     Value value = adaptor.getOperand();

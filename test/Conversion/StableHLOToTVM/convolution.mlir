@@ -6,8 +6,7 @@ func.func @nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x4x
   // CHECK: %[[X:.*]] = tvm.permute_dims %arg0 {axes = array<i64: 0, 3, 1, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
   // CHECK: %[[W:.*]] = tvm.permute_dims %arg1 {axes = array<i64: 3, 2, 0, 1>} : (tensor<3x3x4x8xf32>) -> tensor<8x4x3x3xf32>
   // Explicit padding is a pad of the input, then the convolution pads nothing.
-  // CHECK: %[[P:.*]] = tvm.where {{.*}} -> tensor<1x4x9x8xf32>
-  // CHECK: %[[Q:.*]] = tvm.where {{.*}} -> tensor<1x4x9x9xf32>
+  // CHECK: %[[Q:.*]] = tvm.nn.pad %[[X]] {pad_mode = "constant", pad_value = 0.000000e+00 : f64, pad_width = array<i64: 0, 0, 0, 0, 0, 1, 0, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x9x9xf32>
   // CHECK: %[[C:.*]] = tvm.nn.conv2d %[[Q]], %[[W]] {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x4x4xf32>
   // CHECK: tvm.permute_dims %[[C]] {axes = array<i64: 0, 2, 3, 1>} : (tensor<1x8x4x4xf32>) -> tensor<1x4x4x8xf32>
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x4x4x8xf32>

@@ -108,3 +108,33 @@ func.func @top_k(%x: tensor<3x6xf32>, %i: tensor<6xi16>) -> (tensor<3x2xf32>, te
   %v2, %i2 = chlo.top_k(%i, k = 2) : tensor<6xi16> -> (tensor<2xi16>, tensor<2xi32>)
   return %values, %indices, %v2 : tensor<3x2xf32>, tensor<3x2xi32>, tensor<2xi16>
 }
+
+// -----
+
+// Edge padding with a constant is Relax's pad, its value a double.
+// CHECK-LABEL: func @pad_edges
+func.func @pad_edges(%x: tensor<2x3xf32>) -> tensor<3x6xf32> {
+  // CHECK: %[[P:.*]] = tvm.nn.pad %arg0 {pad_mode = "constant", pad_value = -1.500000e+00 : f64, pad_width = array<i64: 1, 0, 2, 1>} : (tensor<2x3xf32>) -> tensor<3x6xf32>
+  // CHECK-NEXT: return %[[P]]
+  %c = stablehlo.constant dense<-1.5> : tensor<f32>
+  %0 = stablehlo.pad %x, %c, low = [1, 2], high = [0, 1], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+// An integer a double does not hold exactly, interior padding, a crop or a
+// value known only at run time: a take and a where per axis.
+// CHECK-LABEL: func @pad_general
+func.func @pad_general(%x: tensor<3xi64>, %v: tensor<f32>, %y: tensor<3xf32>) -> (tensor<5xi64>, tensor<5xf32>, tensor<2xf32>, tensor<5xf32>) {
+  // CHECK-NOT: tvm.nn.pad
+  // CHECK-COUNT-4: tvm.where
+  // CHECK-NOT: tvm.nn.pad
+  %big = stablehlo.constant dense<9007199254740993> : tensor<i64>
+  %0 = stablehlo.pad %x, %big, low = [1], high = [1], interior = [0] : (tensor<3xi64>, tensor<i64>) -> tensor<5xi64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.pad %y, %zero, low = [0], high = [0], interior = [1] : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
+  %2 = stablehlo.pad %y, %zero, low = [-1], high = [0], interior = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<2xf32>
+  %3 = stablehlo.pad %y, %v, low = [1], high = [1], interior = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
+  return %0, %1, %2, %3 : tensor<5xi64>, tensor<5xf32>, tensor<2xf32>, tensor<5xf32>
+}

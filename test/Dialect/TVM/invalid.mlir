@@ -82,3 +82,35 @@ func.func @update_slice_in_place(%x: tensor<8x4xf32>, %row: tensor<1x4xf32>, %i:
   %0 = tvm.update_slice_in_place %x[%i], %row : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>) -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+func.func @pad_widths(%x: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{pad_width needs a low and a high width per axis}}
+  %0 = tvm.nn.pad %x {pad_mode = "constant", pad_value = 0.0 : f64, pad_width = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<2x3xf32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{negative padding along axis 0}}
+  %0 = tvm.nn.pad %x {pad_mode = "constant", pad_value = 0.0 : f64, pad_width = array<i64: 0, -1, 0, 0>} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @pad_shape(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{result dimension 0 is not the padded input dimension}}
+  %0 = tvm.nn.pad %x {pad_mode = "constant", pad_value = 0.0 : f64, pad_width = array<i64: 1, 0, 0, 0>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @pad_mode(%x: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{only constant padding is supported}}
+  %0 = tvm.nn.pad %x {pad_mode = "reflect", pad_value = 0.0 : f64, pad_width = array<i64: 1, 0, 0, 0>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}

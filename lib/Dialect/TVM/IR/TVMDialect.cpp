@@ -71,6 +71,25 @@ LogicalResult PermuteDimsOp::verify() {
   return success();
 }
 
+LogicalResult PadOp::verify() {
+  auto inType = cast<RankedTensorType>(getData().getType());
+  auto outType = getResult().getType();
+  ArrayRef<int64_t> widths = getPadWidth();
+  if (static_cast<int64_t>(widths.size()) != 2 * inType.getRank())
+    return emitOpError("pad_width needs a low and a high width per axis");
+  if (getPadMode() != "constant")
+    return emitOpError("only constant padding is supported");
+  for (int64_t axis = 0; axis < inType.getRank(); ++axis) {
+    int64_t low = widths[2 * axis], high = widths[2 * axis + 1];
+    if (low < 0 || high < 0)
+      return emitOpError("negative padding along axis ") << axis;
+    if (outType.getDimSize(axis) != inType.getDimSize(axis) + low + high)
+      return emitOpError("result dimension ")
+             << axis << " is not the padded input dimension";
+  }
+  return success();
+}
+
 LogicalResult WhileOp::verifyRegions() {
   TypeRange carried = getInits().getTypes();
   if (getResults().getTypes() != carried)

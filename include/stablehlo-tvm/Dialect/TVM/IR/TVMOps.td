@@ -202,6 +202,19 @@ def TVM_TakeOp : TVM_PlainOp<"take"> {
   let results = (outs TVM_Tensor:$result);
 }
 
+def TVM_PadOp : TVM_PlainOp<"nn.pad", [SameOperandsAndResultElementType]> {
+  let summary = "relax.op.nn.pad(data, pad_width, pad_mode, pad_value): edge padding";
+  let description = [{
+    `pad_width` holds (low, high) for each axis in turn, none negative; only
+    "constant" mode. Relax takes the value as a double, so it must be one a
+    double holds exactly.
+  }];
+  let arguments = (ins TVM_Tensor:$data, DenseI64ArrayAttr:$pad_width,
+                       StrAttr:$pad_mode, F64Attr:$pad_value);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
 def TVM_ConcatOp : TVM_PlainOp<"concat", [SameOperandsAndResultElementType]> {
   let summary = "relax.op.concat(tensors, axis): operands form the tuple";
   let arguments = (ins Variadic<TVM_Tensor>:$tensors, I64Attr:$axis);
