@@ -171,12 +171,13 @@ def test_values_read_many_times_are_computed_a_vector_at_a_time():
 
 
 def test_producers_read_with_a_halo_keep_their_own_loops():
-    # im2col slices read the padded input around each pixel: computed per
-    # vector of patches, the padding would be recomputed for every one.
-    x, w = random_args([((1, 14, 14, 8), "float32"), ((3, 3, 8, 8), "float32")])
+    # im2col slices of an NCHW input read the padded input around each
+    # pixel: computed per vector of patches, the padding would be recomputed
+    # for every one.
+    x, w = random_args([((1, 8, 14, 14), "float32"), ((8, 8, 3, 3), "float32")])
 
     def conv(x, w):
-        return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW"))
 
     fused = _fused(ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))))
     with host_target():
@@ -185,7 +186,23 @@ def test_producers_read_with_a_halo_keep_their_own_loops():
     # The padding and the slices that are not inlined keep loop nests of
     # their own, outside the patches' loop.
     nests = im2col.split("\n    for ")[1:]
-    assert "sblock(\"T_where" not in nests[-1] and "sblock(\"T_strided_slice" not in nests[-1]
+    assert 'sblock("PadInput' in im2col
+    assert 'sblock("PadInput' not in nests[-1] and 'sblock("T_strided_slice' not in nests[-1]
+    assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)
+
+
+def test_nhwc_convolution_takes_patches_of_whole_pixels():
+    # NHWC in: the patches come from the (padded) NHWC input in one block and
+    # the product comes out NHWC, so no transposed copy of the input remains.
+    x, w = random_args([((1, 14, 14, 16), "float32"), ((3, 3, 16, 32), "float32")])
+
+    def conv(x, w):
+        return jax.nn.relu(jax.lax.conv_general_dilated(x, w, (2, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")))
+
+    fused = _fused(ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))))
+    names = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    assert any("im2col" in n for n in names), names
+    assert not any("strided_slice" in n or n.startswith("transpose") for n in names), names
     assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)
 
 

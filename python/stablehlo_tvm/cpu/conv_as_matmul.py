@@ -5,8 +5,15 @@ out[n, o, p] = sum_q W[o, q] * patches[n, q, p], with q running over
 strided slices of the input stacked together (im2col), or the input itself
 for a 1x1 stride-1 kernel. The product is then scheduled like any matmul
 (register tiles, vectorized along the pixels), which TVM's direct conv2d
-loop nest is not. Grouped, padded (the import pads explicitly) or
-non-NCHW/OIHW convolutions are left alone.
+loop nest is not.
+
+The import spells every convolution NCHW/OIHW, transposing around it. When
+the NCHW input is an NHWC tensor transposed (and edge-padded), the patches
+are taken from the NHWC tensor instead, out[n, p, o] = patches[n, p, q] *
+W[q, o] with q over (kernel row, kernel column, channel): each patch row is
+then made of whole contiguous pixels, and the output comes out NHWC, so the
+transposes on both sides cancel into plain copies. Grouped, implicitly
+padded (the import pads explicitly) or other layouts are left alone.
 """
 
 from __future__ import annotations
@@ -54,6 +61,10 @@ class _Rewriter(PyExprMutator):
         if oh <= 0 or ow <= 0:
             return None
         bb = self.builder_
+        out_dtype = attrs.out_dtype if str(attrs.out_dtype) not in ("", "void") else None
+        nhwc = self._nhwc_source(x)
+        if nhwc is not None:
+            return self._rewrite_nhwc(*nhwc, self._hwio(w), (kh, kw), (sh, sw), (dh, dw), (oh, ow), out_dtype)
         if kh == kw == 1 and sh == sw == 1:
             patches = bb.emit(relax.op.reshape(x, [n, c, h * wd]))
         else:
@@ -66,9 +77,76 @@ class _Rewriter(PyExprMutator):
             stacked = bb.emit(relax.op.stack(slices, axis=2))
             patches = bb.emit(relax.op.reshape(stacked, [n, c * kh * kw, oh * ow]))
         weights = bb.emit(relax.op.reshape(w, [o, c * kh * kw]))
-        out_dtype = attrs.out_dtype if str(attrs.out_dtype) not in ("", "void") else None
         product = bb.emit(relax.op.matmul(weights, patches, out_dtype=out_dtype))
         return relax.op.reshape(product, [n, o, oh, ow])
+
+
+    def _bound(self, expr):
+        """The call a dataflow variable is bound to, else `expr`."""
+        if isinstance(expr, relax.Var):
+            bound = self.lookup_binding(expr)
+            if bound is not None:
+                return bound
+        return expr
+
+    def _nhwc_source(self, x):
+        """(t, pad) when `x` is permute_dims(t, [0, 3, 1, 2]) of an NHWC
+        tensor t, possibly padded after: pad is None or (H and W widths,
+        value)."""
+        value, pad = self._bound(x), None
+        if _is_op(value, "relax.nn.pad"):
+            widths = _ints(value.attrs.pad_width)
+            if widths[:4] != [0, 0, 0, 0] or str(value.attrs.pad_mode) != "constant":
+                return None
+            pad = (widths[4:], float(value.attrs.pad_value))
+            value = self._bound(value.args[0])
+        if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [0, 3, 1, 2]:
+            return value.args[0], pad
+        return None
+
+    def _hwio(self, w):
+        """OIHW weights as HWIO: the tensor the import transposed, if so."""
+        value = self._bound(w)
+        if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [3, 2, 0, 1]:
+            return value.args[0]
+        return self.builder_.emit(relax.op.permute_dims(w, [2, 3, 1, 0]))
+
+    def _rewrite_nhwc(self, x, pad, w, kernel, strides, dilation, out_hw, out_dtype):
+        bb = self.builder_
+        (kh, kw), (sh, sw), (dh, dw), (oh, ow) = kernel, strides, dilation, out_hw
+        if pad is not None:
+            (top, bottom, left, right), value = pad
+            x = bb.emit(relax.op.nn.pad(x, [0, 0, top, bottom, left, right, 0, 0], "constant", value))
+        n, h, wd, c = _ints(x.ty.shape.values)
+        o = _ints(w.ty.shape.values)[3]
+        if kh == kw == 1 and sh == sw == 1:
+            patches = bb.emit(relax.op.reshape(x, [n, h * wd, c]))
+        else:
+            patches = bb.emit_te(_nhwc_patches, x, kernel, strides, dilation, out_hw, primfunc_name_hint="im2col")
+        weights = bb.emit(relax.op.reshape(w, [kh * kw * c, o]))
+        product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
+        nhwc = bb.emit(relax.op.reshape(product, [n, oh, ow, o]))
+        return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
+
+
+def _nhwc_patches(x, kernel, strides, dilation, out_hw):
+    """patches[n, p, q] of an NHWC input, p over output pixels and q over
+    (kernel row, kernel column, channel): one element-wise block (a stack
+    of slices would select among them per element)."""
+    from tvm import te
+
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = kernel, strides, dilation, out_hw
+    n, c = x.shape[0], int(x.shape[3])
+
+    def element(b, p, q):
+        i, j, channel = q // (kw * c), q // c % kw, q % c
+        return x[b, p // ow * sh + i * dh, p % ow * sw + j * dw, channel]
+
+    return te.compute((n, oh * ow, kh * kw * c), element, name="patches")
+
+
+def _is_op(expr, name: str) -> bool:
+    return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ConvAsMatmul")

@@ -26,6 +26,8 @@ _ROWS_WITH_16_REGISTERS = 4
 _K_CHUNK = 128
 # Below this many rows of A, packing B costs more than it saves.
 _PACK_MIN_ROWS = 16
+# A core's L2 cache, as far as the loop order assumes.
+_L2_BYTES = 1 << 20
 
 
 class Matmul(CPURule):
@@ -93,16 +95,25 @@ class Matmul(CPURule):
         io, ii = sch.split(i, [m // mr, mr])
         jo, ji = sch.split(j, [n // nr, nr])
         ko, ki = sch.split(k, [depth // kc, kc])
-        sch.reorder(*outer, jo, io, ko, ki, ii, ji)
+        bits = _bits(c_write.source.dtype)
+        # By column panels, A is streamed once per panel; when A is large and
+        # all of B fits in L2 (few panels: an im2col's patches times the
+        # weights), by row tiles instead, B packed whole once.
+        by_rows = n // nr > 1 and m * depth * bits // 8 > _L2_BYTES // 2 and depth * n * bits // 8 <= _L2_BYTES // 2
+        if by_rows:
+            sch.reorder(*outer, io, jo, ko, ki, ii, ji)
+        else:
+            sch.reorder(*outer, jo, io, ko, ki, ii, ji)
 
         # Accumulate the tile locally, then write it back with the epilogue.
+        tile = jo if by_rows else io
         local = sch.cache_write(main, 0, "local")
-        sch.reverse_compute_at(local, io, preserve_unit_loops=True)
+        sch.reverse_compute_at(local, tile, preserve_unit_loops=True)
         if epilogue:
             try:
                 sch.reverse_compute_inline(epilogue[0])
             except Exception:  # noqa: BLE001 - an epilogue that is not element-wise
-                sch.reverse_compute_at(epilogue[0], io, preserve_unit_loops=True)
+                sch.reverse_compute_at(epilogue[0], tile, preserve_unit_loops=True)
                 self.vectorize_innermost(sch, epilogue[0], lanes)
         self.vectorize_innermost(sch, local, lanes)
         # Vectorized and unrolled while it is still one reduction block; the
@@ -110,6 +121,11 @@ class Matmul(CPURule):
         sch.unroll(ii)
         if nr % lanes == 0 and vectorizable(sch.get(main)):
             sch.vectorize(ji)
+        if by_rows:
+            self._pack_b(sch, main, kinds, iter_vars, nr)
+            sch.parallel(fused(sch, [*outer, io]))
+            sch.decompose_reduction(main, ko)
+            return sch
         if m >= _PACK_MIN_ROWS and n // nr > 1:
             b_index = _b_operand(sch.get(main), kinds, iter_vars)
             if b_index is not None:
@@ -134,6 +150,19 @@ class Matmul(CPURule):
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
         loops = sch.get_loops(packed)
         sch.parallel(fused(sch, loops[:-1]))
+
+
+    @staticmethod
+    def _pack_b(sch: s_tir.Schedule, main, kinds, iter_vars, nr: int) -> None:
+        """B row-major in J repacked as [J / NR, K, NR] once: each panel's
+        K x NR values contiguous."""
+        b_index = _b_operand(sch.get(main), kinds, iter_vars)
+        read = sch.get(main).reads[b_index] if b_index is not None else None
+        j_vars = [v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_J]
+        if read is None or len(read.region) < 2 or not any(read.region[-1].min.same_as(v) for v in j_vars):
+            return
+        packed = sch.cache_read(main, b_index, "global")
+        sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-1] // nr, x[-2], x[-1] % nr))
 
 
 def _bits(dtype: str) -> int:

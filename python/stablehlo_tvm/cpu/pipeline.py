@@ -20,6 +20,7 @@ def fusion_passes() -> list:
         relax.backend.DispatchSampling(),
         relax.backend.DispatchSortScan(),
         ConvAsMatmul,
+        relax.transform.DeadCodeElimination(),  # the transposes a convolution no longer reads
         relax.transform.LegalizeOps(),
         relax.transform.AnnotateTIROpPattern(),
         relax.transform.FuseOps(),
