@@ -116,7 +116,10 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
         )
     report = {}
     if pending:
-        with tempfile.TemporaryDirectory(prefix="stablehlo_tvm-tune-") as scratch, _meta_schedule_log(tuning.progress):
+        with contextlib.ExitStack() as stack:
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="stablehlo_tvm-tune-"))
+            stack.enter_context(_meta_schedule_log(tuning.progress))
+            search_runner, final_runner = stack.enter_context(_runners())
             builder = InProcessBuilder(scratch)
             # Candidates from an earlier run that stopped before choosing stand.
             search = [task for task in pending if not _best(candidates, task)]
@@ -131,11 +134,10 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
                     max_trials_global=tuning.trials,
                     num_trials_per_iter=tuning.trials_per_round,
                     builder=builder,
-                    runner=ms.runner.LocalRunner(timeout_sec=60),
+                    runner=search_runner,
                     database=candidates,
                     cost_model="xgb",
                 )
-            final_runner = ms.runner.LocalRunner(timeout_sec=120, evaluator_config=ms.runner.EvaluatorConfig(**_FINAL_EVALUATOR))
             for task in pending:
                 report[task.task_name] = _choose(task, target, candidates, chosen, builder, final_runner)
             if tuning.progress:
@@ -243,6 +245,22 @@ def _flops(mod: tvm.IRModule) -> float:
         return float(s_tir.analysis.estimate_tir_flops(mod))
     except Exception:  # noqa: BLE001 - unknown loop extents: worth tuning
         return float("inf")
+
+
+@contextlib.contextmanager
+def _runners():
+    """MetaSchedule's quick runner and the final comparison's; their worker
+    processes end with the tuning, not whenever they are collected (an idle
+    TVM worker beside the built program would share its cores)."""
+    runners = (
+        ms.runner.LocalRunner(timeout_sec=60),
+        ms.runner.LocalRunner(timeout_sec=120, evaluator_config=ms.runner.EvaluatorConfig(**_FINAL_EVALUATOR)),
+    )
+    try:
+        yield runners
+    finally:
+        for runner in runners:
+            runner.pool.shutdown(wait=True)
 
 
 @contextlib.contextmanager
