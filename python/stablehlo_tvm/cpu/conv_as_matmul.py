@@ -80,7 +80,6 @@ class _Rewriter(PyExprMutator):
         product = bb.emit(relax.op.matmul(weights, patches, out_dtype=out_dtype))
         return relax.op.reshape(product, [n, o, oh, ow])
 
-
     def _bound(self, expr):
         """The call a dataflow variable is bound to, else `expr`."""
         if isinstance(expr, relax.Var):

@@ -123,18 +123,16 @@ class Matmul(CPURule):
             sch.vectorize(ji)
         if by_rows:
             self._pack_b(sch, main, kinds, iter_vars, nr)
-            sch.parallel(fused(sch, [*outer, io]))
-            sch.decompose_reduction(main, ko)
-            return sch
-        if m >= _PACK_MIN_ROWS and n // nr > 1:
-            b_index = _b_operand(sch.get(main), kinds, iter_vars)
-            if b_index is not None:
-                packed = sch.cache_read(main, b_index, "global")
-                sch.compute_at(packed, jo, preserve_unit_loops=True)
-                self.vectorize_innermost(sch, packed, lanes)
-        if m >= _PACK_MIN_ROWS and mr > 1:
-            self._pack_a(sch, main, kinds, iter_vars, mr)
-        sch.parallel(fused(sch, [*outer, jo]))
+        else:
+            if m >= _PACK_MIN_ROWS and n // nr > 1:
+                b_index = _b_operand(sch.get(main), kinds, iter_vars)
+                if b_index is not None:
+                    packed = sch.cache_read(main, b_index, "global")
+                    sch.compute_at(packed, jo, preserve_unit_loops=True)
+                    self.vectorize_innermost(sch, packed, lanes)
+            if m >= _PACK_MIN_ROWS and mr > 1:
+                self._pack_a(sch, main, kinds, iter_vars, mr)
+        sch.parallel(fused(sch, [*outer, io if by_rows else jo]))
         sch.decompose_reduction(main, ko)
         return sch
 
@@ -150,7 +148,6 @@ class Matmul(CPURule):
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
         loops = sch.get_loops(packed)
         sch.parallel(fused(sch, loops[:-1]))
-
 
     @staticmethod
     def _pack_b(sch: s_tir.Schedule, main, kinds, iter_vars, nr: int) -> None:
