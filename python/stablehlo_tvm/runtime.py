@@ -168,13 +168,14 @@ def build(
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
     target = resolve_target(target)
     tuning = as_tuning(tune)
-    pipeline, report = "default", None
+    to_compile, pipeline, report = irmodule, "default", None
     if target.kind.name == "llvm" and schedule:
         database = None
         if tuning is not None:
-            database, report = tune_workloads(fuse(irmodule, target), target, tuning)
-        pipeline = cpu_pipeline(target, database)
+            to_compile = fuse(irmodule, target)
+            database, report = tune_workloads(to_compile, target, tuning)
+        pipeline = cpu_pipeline(target, database, fused=tuning is not None)
     elif tuning is not None:
         raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
-    executable = tvm.compile(irmodule, target=target, relax_pipeline=pipeline)
+    executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
     return Compiled(executable, tvm.cpu(), entry, irmodule, report)

@@ -37,9 +37,10 @@ def fuse(mod: tvm.IRModule, target) -> tvm.IRModule:
         return tvm.transform.Sequential(fusion_passes())(mod)
 
 
-def cpu_pipeline(target, database=None):
+def cpu_pipeline(target, database=None, fused: bool = False):
     """`database`: a MetaSchedule database whose best schedules take
-    precedence over the rules."""
+    precedence over the rules. `fused`: the module has been through `fuse`
+    already (tuning needs the fused functions first)."""
     from .fastmath import register
     from .schedule import ScheduleFunctions
 
@@ -50,7 +51,7 @@ def cpu_pipeline(target, database=None):
         with target, database if database is not None else contextlib.nullcontext():
             tuned = [] if database is None else [relax.transform.MetaScheduleApplyDatabase()]
             passes = [
-                *fusion_passes(),
+                *([] if fused else fusion_passes()),
                 *tuned,
                 ScheduleFunctions(target),
                 relax.transform.RewriteDataflowReshape(),
