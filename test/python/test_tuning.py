@@ -47,6 +47,7 @@ def test_fastest_of_rules_and_candidates_is_chosen(tuned):
     assert "matmul" in workload.name and workload.tuned_now
     assert workload.rules_us is not None and workload.tuned_us is not None
     assert workload.chosen == ("rules" if workload.rules_us <= workload.tuned_us else "tuned")
+    assert workload.chosen_us == min(workload.rules_us, workload.tuned_us)
     # MetaSchedule's candidates (some may fail to build) in one database, the
     # choice alone in another.
     candidates = ms.database.JSONDatabase(work_dir=str(database_directory(stablehlo_tvm.Tuning(database=directory), target)))
@@ -54,7 +55,8 @@ def test_fastest_of_rules_and_candidates_is_chosen(tuned):
     chosen, report = tune(fuse(stablehlo_tvm.import_stablehlo(lowered), target), target, stablehlo_tvm.Tuning(trials=8, database=directory, progress=False))
     [record] = chosen.get_all_tuning_records()
     assert 1e6 * float(record.run_secs[0]) == pytest.approx(min(workload.rules_us, workload.tuned_us))
-    assert [line.tuned_now for line in report] == [False]
+    assert [(line.tuned_now, line.chosen) for line in report] == [(False, "chosen earlier")]
+    assert report[0].chosen_us == pytest.approx(min(workload.rules_us, workload.tuned_us))
 
 
 def test_second_build_reuses_the_database(tuned, monkeypatch):

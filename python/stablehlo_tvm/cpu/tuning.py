@@ -80,8 +80,9 @@ class TunedWorkload:
     flops: float
     rules_us: float | None  # the rules' schedule, median of the final comparison
     tuned_us: float | None  # MetaSchedule's best candidates, likewise
-    chosen: str  # "rules" or "tuned"
-    tuned_now: bool  # False: the database already held the choice
+    chosen: str  # "rules" or "tuned"; "chosen earlier" when the database held it
+    chosen_us: float | None  # the chosen schedule's time as recorded
+    tuned_now: bool
 
 
 # The final comparison: MetaSchedule's best few by its own quick measurements
@@ -149,11 +150,12 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
             continue
         best = _best(chosen, task)[0]
         lines.append(
-            TunedWorkload(task.task_name, _flops(task.dispatched[0]), None, _mean_us(best.run_secs), "chosen earlier", False)
+            TunedWorkload(task.task_name, _flops(task.dispatched[0]), None, None, "chosen earlier", _mean_us(best.run_secs), False)
         )
     if tuning.progress:
         for line in lines:
-            times = " ".join(f"{k} {v:.1f} us" for k, v in (("rules", line.rules_us), ("tuned", line.tuned_us)) if v is not None)
+            measured = (("rules", line.rules_us), ("tuned", line.tuned_us), ("chosen", line.chosen_us))
+            times = " ".join(f"{k} {v:.1f} us" for k, v in measured if v is not None)
             print(f"  {line.name[:60]:60s} {line.chosen:14s} {times}", flush=True)
     return chosen, lines
 
@@ -197,6 +199,7 @@ def _choose(task, target, candidates, chosen, builder, runner) -> TunedWorkload:
         finite(fastest["rules"]),
         finite(fastest["tuned"]),
         entries[winner][0] if winner is not None else "none",
+        finite(medians[winner]) if winner is not None else None,
         True,
     )
 
