@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+
 from typing import Any
 
 from . import _core
@@ -39,4 +42,18 @@ def import_stablehlo(source: Any, *example_args: Any):
     # f32 tanh stays R.tanh (see lib/Conversion/StableHLOToTVM/Math.cpp): the
     # accurate lowering it relies on is installed with the module.
     register()
-    return emit_module(module.functions())
+    # The walk and the emitter make a few Python objects per op, none of
+    # them cyclic: the cycle collector would rescan them all many times.
+    with _collector_paused():
+        return emit_module(module.functions())
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

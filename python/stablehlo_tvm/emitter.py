@@ -56,6 +56,7 @@ def _is_elements(value: Any) -> bool:
     return isinstance(value, tuple) and len(value) == 4 and isinstance(value[2], str)
 
 
+@functools.lru_cache(maxsize=None)
 def _relax_op(name: str) -> Callable[..., Any]:
     from tvm import relax
 
@@ -263,25 +264,43 @@ def _tensor_type(type_info: tuple, where: str):
 
 
 def _check_type(value, type_info: tuple, where: str) -> None:
-    from tvm_ffi import structural_equal
-
-    # One structural comparison with the expected type (built once per
-    # type): reading the shape dimension by dimension through the FFI took
-    # a third of the import.
     shape, dtype, text = type_info
     ty = value.ty
-    if shape is not None and dtype is not None and structural_equal(ty, _expected_type(tuple(shape), dtype)):
-        return
     got_shape = [int(d) for d in ty.shape] if getattr(ty, "shape", None) is not None else None
     if ty.dtype != dtype or shape is None or got_shape != list(shape):
         raise EmitError(f"{where}: Relax produced {got_shape} {ty.dtype}, the tvm dialect says {text}")
 
 
-@functools.lru_cache(maxsize=None)
-def _expected_type(shape: tuple, dtype: str):
-    from tvm import relax
+def _check_types(emitted: list[tuple]) -> None:
+    """Checks each (value, type_info, where) against the type the pipeline
+    computed: one structural comparison for them all (through the FFI, a
+    shape read dimension by dimension took a third of the import), then one
+    by one only to name the first that differs."""
+    from tvm_ffi import structural_equal
 
-    return relax.TensorType(list(shape), dtype)
+    if not emitted:
+        return
+    got = [value.ty for value, _, _ in emitted]
+    expected = [_expected_type(type_info) for _, type_info, _ in emitted]
+    if all(e is not None for e in expected) and structural_equal(got, expected):
+        return
+    for value, type_info, where in emitted:
+        _check_type(value, type_info, where)
+
+
+_EXPECTED_TYPES: dict[str, Any] = {}
+
+
+def _expected_type(type_info: tuple):
+    """The Relax type of a (shape, dtype, text) triple, None where there is
+    none; cached by the text, which names the type."""
+    shape, dtype, text = type_info
+    ty = _EXPECTED_TYPES.get(text)
+    if ty is None and shape is not None and dtype is not None:
+        from tvm import relax
+
+        ty = _EXPECTED_TYPES[text] = relax.TensorType(list(shape), dtype)
+    return ty
 
 
 def _convert_attribute(value: Any) -> Any:
@@ -314,32 +333,48 @@ class _Emitter:
     def emit_ops(self, bb, ops: list[dict], values: dict[int, Any]) -> None:
         """Emits `ops` into `bb`'s current dataflow block."""
         from tvm import relax
+        from tvm.relax import _ffi_api
 
-        for op in ops:
-            self.current_values = values
-            op_name: str = op["name"]
-            where = f"{op['location']}: {op_name}"
-            if not op_name.startswith("tvm."):
-                raise EmitError(f"{where}: not an op of the tvm dialect")
-            relax_name = op_name[len("tvm.") :]
-            operands = [values[i] for i in op["operands"]]
-            attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
-            if relax_name in _SPECIAL:
-                expr = _SPECIAL[relax_name](self, bb, operands, attributes, op)
-            else:
-                expr = _relax_op(relax_name)(*operands, **attributes)
-            results = op["results"]
-            var = bb.emit(expr)
-            if len(results) == 1 and relax_name not in _TUPLE_RESULTS:
-                value_id, type_info = results[0]
-                _check_type(var, type_info, where)
-                values[value_id] = var
-                continue
-            # Several results: the Relax call returns them as a tuple.
-            for index, (value_id, type_info) in enumerate(results):
-                item = bb.emit(relax.TupleGetItem(var, index))
-                _check_type(item, type_info, where)
-                values[value_id] = item
+        # What BlockBuilder.emit calls once it has turned Python tuples into
+        # Relax ones; an emitted expression is never a Python tuple.
+        emit = _ffi_api.BlockBuilderEmit
+        emitted: list[tuple] = []
+        where = "<no op>"
+        try:
+            for op in ops:
+                self.current_values = values
+                op_name: str = op["name"]
+                where = f"{op['location']}: {op_name}"
+                if not op_name.startswith("tvm."):
+                    raise EmitError(f"{where}: not an op of the tvm dialect")
+                relax_name = op_name[len("tvm.") :]
+                operands = [values[i] for i in op["operands"]]
+                attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
+                special = _SPECIAL.get(relax_name)
+                if special is not None:
+                    expr = special(self, bb, operands, attributes, op)
+                else:
+                    expr = _relax_op(relax_name)(*operands, **attributes)
+                results = op["results"]
+                var = emit(bb, expr, "")
+                if len(results) == 1 and relax_name not in _TUPLE_RESULTS:
+                    value_id, type_info = results[0]
+                    emitted.append((var, type_info, where))
+                    values[value_id] = var
+                    continue
+                # Several results: the Relax call returns them as a tuple.
+                for index, (value_id, type_info) in enumerate(results):
+                    item = emit(bb, relax.TupleGetItem(var, index), "")
+                    emitted.append((item, type_info, where))
+                    values[value_id] = item
+        except EmitError:
+            raise
+        except Exception as error:
+            # Relax rejected an op: a type that differs earlier explains it
+            # better than Relax's message does.
+            _check_types(emitted)
+            raise EmitError(f"{where}: {error}") from error
+        _check_types(emitted)
 
     def region_function(self, name: str, block: dict, types: list, as_tuple: bool, captured=()):
         """A private function of a region's block: its arguments (then the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -190,14 +191,36 @@ def test_large_boolean_constant_from_jax():
 
 def test_emitted_types_are_checked_against_the_pipeline():
     # Every Relax value the emitter builds must have the type the tvm
-    # dialect computed; a mismatch is an EmitError naming both.
+    # dialect computed; a mismatch is an EmitError naming both, and the op
+    # where it happened, even among many that agree.
     from tvm import relax
 
-    from stablehlo_tvm.emitter import _check_type
+    from stablehlo_tvm.emitter import _check_types
     from stablehlo_tvm.errors import EmitError
 
     var = relax.Var("x", relax.TensorType([2, 3], "float32"))
-    _check_type(var, ((2, 3), "float32", "tensor<2x3xf32>"), "here")
-    for shape, dtype, text in [((3, 2), "float32", "tensor<3x2xf32>"), ((2, 3), "float16", "tensor<2x3xf16>")]:
-        with pytest.raises(EmitError, match=r"here: Relax produced \[2, 3\] float32, the tvm dialect says " + text):
-            _check_type(var, (shape, dtype, text), "here")
+    agrees = (var, ((2, 3), "float32", "tensor<2x3xf32>"), "first")
+    _check_types([agrees, agrees])
+    for shape, dtype, text in [((3, 2), "float32", "tensor<3x2xf32>"), ((2, 3), "float16", "tensor<2x3xf16>"), (None, None, "tensor<2x3xcomplex<f32>>")]:
+        differs = (var, (shape, dtype, text), "second")
+        with pytest.raises(EmitError, match=r"second: Relax produced \[2, 3\] float32, the tvm dialect says " + re.escape(text)):
+            _check_types([agrees, differs, agrees])
+
+
+def test_an_op_relax_rejects_is_an_emit_error_at_its_location():
+    from tvm import relax
+
+    from stablehlo_tvm.emitter import _Emitter
+    from stablehlo_tvm.errors import EmitError
+
+    emitter = _Emitter()
+    x = relax.Var("x", relax.TensorType([2, 3], "float32"))
+    y = relax.Var("y", relax.TensorType([4, 5], "float32"))
+    op = {"name": "tvm.add", "operands": [0, 1], "results": [(2, ((2, 3), "float32", "tensor<2x3xf32>"))], "attributes": {}, "location": "model.mlir:7:3", "regions": []}
+    bb = emitter.module
+    with bb.function("f", [x, y]):
+        with bb.dataflow():
+            with pytest.raises(EmitError, match=r"^model.mlir:7:3: tvm.add: .*broadcast"):
+                emitter.emit_ops(bb, [op], {0: x, 1: y})
+            out = bb.emit_output(x)
+        bb.emit_func_output(out)
