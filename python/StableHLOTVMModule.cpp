@@ -11,10 +11,13 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
+#include "stablehlo-tvm/Support/LargeConstants.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -33,6 +36,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -122,20 +126,39 @@ private:
 // Modules
 //===----------------------------------------------------------------------===//
 
+/// Constants this large are parsed into aligned blobs that TVM uses in place
+/// (see LargeConstants.h); smaller ones stay attributes, which passes fold.
+constexpr size_t kLargeConstantBytes = 1 << 20;
+
 /// A parsed module with the context that owns it.
 class PyModule {
 public:
-  static std::unique_ptr<PyModule> parse(const std::string &text,
+  /// Parses `text` (a str) where it lies: a module's text can be hundreds
+  /// of MB of constants, and a copy of it would double the import's peak.
+  static std::unique_ptr<PyModule> parse(nb::str text,
                                          const std::string &sourceName,
                                          bool allowUnregisteredDialects) {
+    Py_ssize_t size;
+    const char *data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (!data)
+      throw nb::python_error();
     auto result = std::unique_ptr<PyModule>(new PyModule());
     result->context->allowUnregisteredDialects(allowUnregisteredDialects);
     DiagnosticCollector diagnostics(result->context.get());
     {
       nb::gil_scoped_release release;
       ParserConfig config(result->context.get());
+      llvm::StringRef source(data, size);
+      std::optional<std::string> packed =
+          stablehlo_tvm::i1HexBytesToPacked(source);
+      if (packed)
+        source = *packed;
+      std::optional<stablehlo_tvm::LargeConstants> large =
+          stablehlo_tvm::extractLargeConstants(source, kLargeConstantBytes);
       result->module = parseSourceString<ModuleOp>(
-          stablehlo_tvm::i1HexBytesToPacked(text), config, sourceName);
+          large ? large->text : source, config, sourceName);
+      if (large && result->module)
+        large->attachTo(result->context.get());
     }
     if (!result->module)
       diagnostics.raise("failed to parse " + sourceName);
@@ -162,7 +185,10 @@ public:
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
     module->print(os, flags);
-    return stablehlo_tvm::i1HexPackedToBytes(text);
+    if (std::optional<std::string> unpacked =
+            stablehlo_tvm::i1HexPackedToBytes(text))
+      return *unpacked;
+    return text;
   }
 
   ModuleOp get() { return *module; }
@@ -277,6 +303,28 @@ nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
   return nb::make_tuple(data, nb::tuple(shape), dtype, attr.isSplat());
 }
 
+/// A constant parsed into a resource blob, in the form elementsToPython
+/// gives, except that the bytes are writable: the blob is the module's own,
+/// 64-byte aligned, and TVM may use it in place.
+nb::object resourceToPython(DenseResourceElementsAttr attr, nb::handle owner) {
+  auto type = cast<ShapedType>(attr.getType());
+  std::string dtype = dtypeName(type.getElementType());
+  AsmResourceBlob *blob = attr.getRawHandle().getBlob();
+  if (dtype.empty() || type.getElementType().isInteger(1) || !blob ||
+      !blob->isMutable())
+    throw DiagnosticError{"constant " + attr.getRawHandle().getKey().str() +
+                              " has no data of a TVM element type",
+                          {}};
+  nb::list shape;
+  for (int64_t dim : type.getShape())
+    shape.append(dim);
+  MutableArrayRef<char> bytes = blob->getMutableData();
+  size_t size = bytes.size();
+  nb::object data = nb::cast(nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
+      bytes.data(), {size}, owner));
+  return nb::make_tuple(data, nb::tuple(shape), dtype, false);
+}
+
 nb::object attributeToPython(Attribute attr, nb::handle owner) {
   if (auto boolAttr = dyn_cast<BoolAttr>(attr))
     return nb::bool_(boolAttr.getValue());
@@ -324,6 +372,8 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
   }
   if (auto dense = dyn_cast<DenseElementsAttr>(attr))
     return elementsToPython(dense, owner);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    return resourceToPython(resource, owner);
   std::string text;
   llvm::raw_string_ostream os(text);
   attr.print(os);

@@ -34,37 +34,43 @@ std::optional<int64_t> i1ElementCount(llvm::StringRef rest) {
 
 /// Rewrites every `dense<"0x...">` blob of an i1 tensor with `convert`, which
 /// gets the blob's bytes and element count and returns the new bytes (or
-/// nothing to leave the blob as it is).
+/// nothing to leave the blob as it is). Nothing when no blob changed: the
+/// text can be used as it is, with no copy (constants can be hundreds of MB).
 template <typename Convert>
-std::string rewriteI1Blobs(llvm::StringRef text, Convert convert) {
+std::optional<std::string> rewriteI1Blobs(llvm::StringRef text,
+                                          Convert convert) {
   static constexpr llvm::StringLiteral marker = "dense<\"0x";
-  std::string out;
-  out.reserve(text.size());
-  while (true) {
-    size_t at = text.find(marker);
-    if (at == llvm::StringRef::npos)
-      break;
+  std::optional<std::string> out;
+  size_t copied = 0; // text[0, copied) is in `out`
+  size_t at = 0;
+  while ((at = text.find(marker, at)) != llvm::StringRef::npos) {
     size_t hexStart = at + marker.size();
     size_t hexEnd = text.find('"', hexStart);
     if (hexEnd == llvm::StringRef::npos)
       break;
-    out.append(text.data(), hexStart);
-    llvm::StringRef hex = text.slice(hexStart, hexEnd);
+    at = hexEnd;
     std::optional<int64_t> count = i1ElementCount(text.drop_front(hexEnd));
+    llvm::StringRef hex = text.slice(hexStart, hexEnd);
     std::string bytes;
-    std::optional<std::string> converted;
-    if (count && hex.size() % 2 == 0 && llvm::tryGetFromHex(hex, bytes))
-      converted = convert(bytes, *count);
-    out += converted ? llvm::toHex(*converted) : hex.str();
-    text = text.drop_front(hexEnd);
+    if (!count || hex.size() % 2 != 0 || !llvm::tryGetFromHex(hex, bytes))
+      continue;
+    std::optional<std::string> converted = convert(bytes, *count);
+    if (!converted)
+      continue;
+    if (!out)
+      out.emplace().reserve(text.size());
+    out->append(text.data() + copied, hexStart - copied);
+    *out += llvm::toHex(*converted);
+    copied = hexEnd;
   }
-  out.append(text.data(), text.size());
+  if (out)
+    out->append(text.data() + copied, text.size() - copied);
   return out;
 }
 
 } // namespace
 
-std::string i1HexBytesToPacked(llvm::StringRef text) {
+std::optional<std::string> i1HexBytesToPacked(llvm::StringRef text) {
   return rewriteI1Blobs(
       text, [](const std::string &bytes,
                int64_t count) -> std::optional<std::string> {
@@ -81,7 +87,7 @@ std::string i1HexBytesToPacked(llvm::StringRef text) {
       });
 }
 
-std::string i1HexPackedToBytes(llvm::StringRef text) {
+std::optional<std::string> i1HexPackedToBytes(llvm::StringRef text) {
   return rewriteI1Blobs(
       text, [](const std::string &packed,
                int64_t count) -> std::optional<std::string> {

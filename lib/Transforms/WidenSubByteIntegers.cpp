@@ -88,6 +88,9 @@ struct WidenOp : ConversionPattern {
       return failure();
     if (isa<stablehlo::BitcastConvertOp>(op))
       return rewriter.notifyMatchFailure(op, "the bit layout is the width's");
+    if (auto constant = dyn_cast<stablehlo::ConstantOp>(op);
+        constant && !isa<DenseElementsAttr>(constant.getValue()))
+      return rewriter.notifyMatchFailure(op, "only dense elements are widened");
     Location loc = op->getLoc();
     SmallVector<Type> resultTypes;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),

@@ -71,9 +71,24 @@ def _relax_op(name: str) -> Callable[..., Any]:
 def _emit_constant(emitter, bb, operands, attributes, op):
     from tvm import relax
 
-    value = np.asarray(attributes["value"], order="C")
-    # relax.const would narrow a 0-d int64/float64 array to its default dtype.
-    return relax.const(value, dtype=str(value.dtype))
+    return relax.const(_constant_tensor(attributes["value"]))
+
+
+def _constant_tensor(value: np.ndarray):
+    """The TVM Tensor of a constant. Read-only arrays view MLIR's attribute
+    storage and are copied (TVM wants 64-byte aligned data). Large
+    constants arrive writable, in 64-byte-aligned blobs of their own
+    (LargeConstants.h), and TVM takes them as they are."""
+    import tvm
+
+    if value.flags.writeable and value.flags.c_contiguous and value.ctypes.data % 64 == 0:
+        try:
+            return tvm.runtime.from_dlpack(value)
+        except BufferError:  # a dtype DLPack lacks (numpy's bfloat16)
+            pass
+    # A Tensor, not the array, for relax.const: it would narrow a 0-d
+    # int64/float64 array to its default dtype, and copy every array twice.
+    return tvm.runtime.tensor(np.asarray(value, order="C"))
 
 
 def _emit_concat(emitter, bb, operands, attributes, op):

@@ -145,6 +145,50 @@ def test_invalid_pipeline_raises():
         module.run_pipeline("builtin.module(no-such-pass)")
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int8", "float64", "bfloat16"])
+def test_large_constants_are_used_by_tvm_where_they_lie(dtype):
+    # A constant of 1 MiB or more is decoded once into a 64-byte-aligned blob
+    # of the module; TVM's Tensor is that memory (no copy), except for the
+    # dtypes DLPack cannot carry from numpy (bfloat16), which are copied.
+    import ml_dtypes
+    from tvm import relax
+
+    from stablehlo_tvm.emitter import emit_module
+
+    numpy_dtype = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    table = np.random.default_rng(0).integers(-100, 100, (1024, 1100)).astype(numpy_dtype)
+    g = lambda x: x * table + table  # noqa: E731
+    (x,) = random_args([((1024, 1100), "float32")])
+    x = x.astype(numpy_dtype)
+    text = jax.jit(g).lower(x).as_text()
+    module = stablehlo_tvm.import_to_tvm_dialect(text)
+    assert "dense_resource<" in str(module)
+    (constant,) = [op for op in module.functions()[0]["ops"] if op["name"] == "tvm.constant"]
+    walked = elements_to_numpy(constant["attributes"]["value"])
+    np.testing.assert_array_equal(walked, table)
+    assert walked.ctypes.data % 64 == 0
+    relax_module = emit_module(module.functions())
+    found = []
+    relax.analysis.post_order_visit(relax_module["main"], lambda e: found.append(e) if isinstance(e, tvm.ir.expr.GenericConst) else None)
+    assert found
+    for emitted in found:  # the one constant, once per use
+        if dtype == "bfloat16":
+            np.testing.assert_array_equal(emitted.value.numpy(), table)
+        else:
+            assert np.from_dlpack(emitted.value).ctypes.data == walked.ctypes.data
+    actual = stablehlo_tvm.build(text)(x).astype(np.float64)
+    expected = np.asarray(jax.jit(g)(x)).astype(np.float64)
+    # bfloat16: XLA rounds x * table + table once, TVM after each op: one
+    # ulp of x * table apart (|x * table| < 512, an ulp is at most 2).
+    np.testing.assert_allclose(actual, expected, rtol=2**-7 if dtype == "bfloat16" else 0, atol=2 if dtype == "bfloat16" else 0)
+
+
+def test_a_constant_without_data_is_an_error():
+    text = "func.func @main() -> tensor<4xf32> {\n  %0 = stablehlo.constant dense_resource<weights> : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}"
+    with pytest.raises(stablehlo_tvm.MLIRError, match="constant weights has no data"):
+        stablehlo_tvm.import_stablehlo(text)
+
+
 def test_errors_never_abort_the_interpreter():
     # Bad input in a child interpreter: it must end with an exception, not a signal.
     code = textwrap.dedent(

@@ -35,10 +35,11 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return EXIT_FAILURE;
   }
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      llvm::MemoryBuffer::getMemBufferCopy(
-          stablehlo_tvm::i1HexBytesToPacked(input->getBuffer()),
-          input->getBufferIdentifier());
+  std::unique_ptr<llvm::MemoryBuffer> buffer = std::move(input);
+  if (std::optional<std::string> packed =
+          stablehlo_tvm::i1HexBytesToPacked(buffer->getBuffer()))
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        *packed, buffer->getBufferIdentifier());
 
   std::string result;
   llvm::raw_string_ostream os(result);
@@ -50,9 +51,10 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return EXIT_FAILURE;
   }
-  output->os() << (config.shouldEmitBytecode()
-                       ? result
-                       : stablehlo_tvm::i1HexPackedToBytes(result));
+  std::optional<std::string> unpacked;
+  if (!config.shouldEmitBytecode())
+    unpacked = stablehlo_tvm::i1HexPackedToBytes(result);
+  output->os() << (unpacked ? *unpacked : result);
   output->keep();
   return asMainReturnCode(status);
 }

@@ -5,7 +5,7 @@
 // project links packs eight elements per byte; neither reads the other's
 // blob. These rewrite the i1 blobs of a module's text from one encoding to the
 // other, leaving everything else untouched, so that JAX's text parses here and
-// our text parses in jaxlib.
+// our text parses in jaxlib. They return nothing when no blob changes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,15 +14,16 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::stablehlo_tvm {
 
 /// jaxlib's encoding (a byte per element) to MLIR 22's (bit-packed).
-std::string i1HexBytesToPacked(llvm::StringRef text);
+std::optional<std::string> i1HexBytesToPacked(llvm::StringRef text);
 
 /// MLIR 22's encoding (bit-packed) to jaxlib's (a byte per element).
-std::string i1HexPackedToBytes(llvm::StringRef text);
+std::optional<std::string> i1HexPackedToBytes(llvm::StringRef text);
 
 } // namespace mlir::stablehlo_tvm
 

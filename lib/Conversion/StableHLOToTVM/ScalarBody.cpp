@@ -171,7 +171,9 @@ Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
 Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
   Location loc = op->getLoc();
   if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
-    auto value = cast<DenseElementsAttr>(constant.getValue());
+    auto value = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (!value)
+      return nullptr;
     Type element = value.getElementType();
     if (isa<FloatType>(element))
       return arith::ConstantOp::create(
