@@ -170,6 +170,20 @@ def test_values_read_many_times_are_computed_a_vector_at_a_time():
     assert_matches_jax(jax.scipy.special.erfc, x, rtol=2e-6, atol=0)  # XLA: exp(-x*x) unsplit
 
 
+def test_per_row_values_are_computed_once_per_row():
+    # softmax subtracts each row's NaN-propagating maximum (a chain of
+    # selects over the row's max and NaN count): computed once per row into
+    # a buffer of its own, not once per element of the exp kernel.
+    x = np.random.default_rng(5).standard_normal((64, 1024)).astype(np.float32)
+    x[3, 7] = np.nan
+    x[9, :] = -np.inf
+    text = _scheduled_text(lambda x: jax.nn.softmax(x, axis=-1), x)
+    (exp_kernel,) = [f for f in text.split("@T.prim_func") if "T.exp(" in f]
+    (store,) = [line for line in exp_kernel.splitlines() if "= T.exp(" in line]
+    assert "T.Select" not in store and "T.isnan" not in store, store
+    assert_matches_jax(lambda x: jax.nn.softmax(x, axis=-1), x, rtol=1e-6, atol=1e-7)
+
+
 def test_producers_read_with_a_halo_keep_their_own_loops():
     # im2col slices of an NCHW input read the padded input around each
     # pixel: computed per vector of patches, the padding would be recomputed

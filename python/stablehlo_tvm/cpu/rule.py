@@ -124,15 +124,36 @@ _PARALLEL_GRAIN = 16384
 # inlining copies the expression into every read, so chains of multiply-read
 # formulas (tanh, lgamma, NaN-propagating max) would grow exponentially.
 _SMALL_EXPRESSION = 120
+# A producer whose elements are each read by this many consumer elements or
+# more is computed once into its own buffer, unless it is small.
+_REUSED = 8
 
 
 def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
     if len(stmt.writes) != 1:
         return False
+    if len(printed_store(sch, block)) <= _SMALL_EXPRESSION:
+        return True
     name = stmt.writes[0].source.name
-    loads = sum(printed_store(sch, c).count(f"{name}[") for c in sch.get_consumers(block))
-    return loads <= 1 or len(printed_store(sch, block)) <= _SMALL_EXPRESSION
+    consumers = sch.get_consumers(block)
+    if sum(printed_store(sch, c).count(f"{name}[") for c in consumers) > 1:
+        return False
+    # Read once per element of a consumer that has many more elements (a
+    # per-row value under a broadcast): inlined, it would be recomputed for
+    # each of them. Softmax's NaN-propagating row maximum cost 4x its exp.
+    size = domain_size(stmt)
+    return size is None or all((domain_size(sch.get(c)) or 0) < _REUSED * size for c in consumers)
+
+
+def domain_size(block) -> int | None:
+    """How many instances of `block` run (None when not static)."""
+    size = 1
+    for var in block.iter_vars:
+        if not isinstance(var.dom.extent, tirx.IntImm):
+            return None
+        size *= int(var.dom.extent)
+    return size
 
 
 def printed_store(sch: s_tir.Schedule, block) -> str:
