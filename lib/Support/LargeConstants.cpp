@@ -1,6 +1,7 @@
 //===- LargeConstants.cpp - Large hex constants parsed into blobs ---------===//
 
 #include "stablehlo-tvm/Support/LargeConstants.h"
+#include "stablehlo-tvm/Support/HexBlobs.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -37,32 +38,6 @@ std::optional<size_t> elementBytes(llvm::StringRef type) {
   return bits / 8;
 }
 
-/// The byte size of the tensor type at the start of `rest`
-/// (`"> : tensor<4x5xf32>...`), if that is what follows a hex blob.
-std::optional<size_t> tensorBytes(llvm::StringRef rest) {
-  if (!rest.consume_front("\"> : tensor<"))
-    return std::nullopt;
-  size_t count = 1;
-  while (!rest.empty() && llvm::isDigit(rest.front())) {
-    size_t digits = rest.find_first_not_of("0123456789");
-    size_t dim;
-    if (digits == llvm::StringRef::npos ||
-        rest.take_front(digits).getAsInteger(10, dim))
-      return std::nullopt;
-    count *= dim;
-    rest = rest.drop_front(digits);
-    if (!rest.consume_front("x"))
-      return std::nullopt;
-  }
-  size_t end = rest.find('>');
-  if (end == llvm::StringRef::npos)
-    return std::nullopt;
-  std::optional<size_t> bytes = elementBytes(rest.take_front(end));
-  if (!bytes)
-    return std::nullopt;
-  return count * *bytes;
-}
-
 /// Decodes `hex` (two digits a byte) into `out`; false on a bad digit.
 bool decodeHex(llvm::StringRef hex, char *out) {
   static const std::array<int8_t, 256> value = [] {
@@ -88,44 +63,29 @@ bool decodeHex(llvm::StringRef hex, char *out) {
 
 std::optional<LargeConstants> extractLargeConstants(llvm::StringRef text,
                                                     size_t minBytes) {
-  static constexpr llvm::StringLiteral marker = "dense<\"0x";
   if (text.contains(kPrefix))
     return std::nullopt;
-  std::optional<LargeConstants> result;
-  size_t copied = 0; // text[0, copied) is in result->text
-  size_t at = 0;
-  while ((at = text.find(marker, at)) != llvm::StringRef::npos) {
-    size_t hexStart = at + marker.size();
-    size_t hexEnd = text.find('"', hexStart);
-    if (hexEnd == llvm::StringRef::npos)
-      break;
-    size_t next = hexEnd;
-    llvm::StringRef hex = text.slice(hexStart, hexEnd);
-    std::optional<size_t> bytes = tensorBytes(text.drop_front(hexEnd));
-    // A splat's blob holds one element; it stays an attribute.
-    if (!bytes || *bytes < minBytes || hex.size() != 2 * *bytes) {
-      at = next;
-      continue;
-    }
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
-        *bytes, kAlignment, /*dataIsMutable=*/true);
-    if (!decodeHex(hex, blob.getMutableData().data())) {
-      at = next; // the parser reports the bad digit
-      continue;
-    }
-    if (!result)
-      result.emplace();
-    std::string name = (kPrefix + llvm::Twine(result->blobs.size())).str();
-    result->text.append(text.data() + copied, at - copied);
-    result->text += "dense_resource<" + name + ">";
-    // Skip the blob's closing quote and '>'.
-    copied = hexEnd + 2;
-    at = copied;
-    result->blobs.emplace_back(std::move(name), std::move(blob));
-  }
-  if (result)
-    result->text.append(text.data() + copied, text.size() - copied);
-  return result;
+  std::vector<std::pair<std::string, AsmResourceBlob>> blobs;
+  std::optional<std::string> rewritten = rewriteHexBlobs(
+      text, [&](const HexBlob &literal) -> std::optional<std::string> {
+        std::optional<size_t> width = elementBytes(literal.elementType);
+        if (!width)
+          return std::nullopt;
+        size_t bytes = literal.elementCount * *width;
+        // A splat's literal holds one element; it stays an attribute.
+        if (bytes < minBytes || literal.hex.size() != 2 * bytes)
+          return std::nullopt;
+        AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+            bytes, kAlignment, /*dataIsMutable=*/true);
+        if (!decodeHex(literal.hex, blob.getMutableData().data()))
+          return std::nullopt; // the parser reports the bad digit
+        std::string name = (kPrefix + llvm::Twine(blobs.size())).str();
+        blobs.emplace_back(name, std::move(blob));
+        return "dense_resource<" + name + ">";
+      });
+  if (!rewritten)
+    return std::nullopt;
+  return LargeConstants{std::move(*rewritten), std::move(blobs)};
 }
 
 void LargeConstants::attachTo(MLIRContext *context) {
