@@ -274,18 +274,23 @@ nb::object typeToPython(Type type) {
   return nb::make_tuple(nb::tuple(shape), dtypeObj, printToString(type));
 }
 
-/// Dense elements as (raw bytes view, shape, dtype, splat); the bytes view
-/// aliases the attribute's storage, which lives as long as `owner`.
-nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
-  auto type = cast<ShapedType>(attr.getType());
-  nb::list shape;
-  for (int64_t dim : type.getShape())
-    shape.append(dim);
+/// Constant elements as Python takes them: (bytes, shape, dtype, splat).
+nb::object elementsTuple(ShapedType type, nb::object data, bool splat) {
   std::string dtype = dtypeName(type.getElementType());
   if (dtype.empty())
     throw DiagnosticError{"unsupported constant element type " +
                               printToString(type.getElementType()),
                           {}};
+  nb::list shape;
+  for (int64_t dim : type.getShape())
+    shape.append(dim);
+  return nb::make_tuple(data, nb::tuple(shape), dtype, splat);
+}
+
+/// Dense elements as elementsTuple gives them; the bytes view aliases the
+/// attribute's storage, which lives as long as `owner`.
+nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
+  auto type = cast<ShapedType>(attr.getType());
   nb::object data;
   if (type.getElementType().isInteger(1)) {
     // i1 storage is bit-packed: unpack to one byte per element.
@@ -300,29 +305,24 @@ nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
     data = nb::cast(nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>>(
         raw.data(), {size}, owner));
   }
-  return nb::make_tuple(data, nb::tuple(shape), dtype, attr.isSplat());
+  return elementsTuple(type, data, attr.isSplat());
 }
 
-/// A constant parsed into a resource blob, in the form elementsToPython
-/// gives, except that the bytes are writable: the blob is the module's own,
-/// 64-byte aligned, and TVM may use it in place.
+/// A constant parsed into a resource blob, as elementsTuple gives it, except
+/// that the bytes are writable: the blob is the module's own, 64-byte
+/// aligned, and TVM may use it in place.
 nb::object resourceToPython(DenseResourceElementsAttr attr, nb::handle owner) {
   auto type = cast<ShapedType>(attr.getType());
-  std::string dtype = dtypeName(type.getElementType());
   AsmResourceBlob *blob = attr.getRawHandle().getBlob();
-  if (dtype.empty() || type.getElementType().isInteger(1) || !blob ||
-      !blob->isMutable())
+  if (type.getElementType().isInteger(1) || !blob || !blob->isMutable())
     throw DiagnosticError{"constant " + attr.getRawHandle().getKey().str() +
                               " has no data of a TVM element type",
                           {}};
-  nb::list shape;
-  for (int64_t dim : type.getShape())
-    shape.append(dim);
   MutableArrayRef<char> bytes = blob->getMutableData();
   size_t size = bytes.size();
   nb::object data = nb::cast(nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
       bytes.data(), {size}, owner));
-  return nb::make_tuple(data, nb::tuple(shape), dtype, false);
+  return elementsTuple(type, data, /*splat=*/false);
 }
 
 nb::object attributeToPython(Attribute attr, nb::handle owner) {
