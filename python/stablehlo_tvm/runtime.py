@@ -162,9 +162,10 @@ def build(
     import tvm
 
     from .api import import_stablehlo
-    from .cpu import cpu_pipeline, fuse, resolve_target
+    from .cpu import cpu_pipeline, fuse, resolve_target, size_thread_pool
     from .cpu.tuning import as_tuning, tune as tune_workloads
 
+    size_thread_pool()
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
     target = resolve_target(target)
     tuning = as_tuning(tune)

@@ -4,6 +4,10 @@ as matrix products."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -229,3 +233,18 @@ def test_matmul_packs_a_by_row_tiles():
     text = Matmul().apply(func, host_target(), False).mod.script()
     assert "T.sblock_alloc_buffer((T.int64(8), T.int64(256), T.int64(8))" in text
     assert_matches_jax(jnp.matmul, a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_thread_pool_has_a_worker_per_core():
+    # TVM sizes a thread's pool when the thread first asks for it, so in a
+    # fresh process; left alone, TVM would take half the hardware threads.
+    code = (
+        "import numpy as np, tvm, stablehlo_tvm\n"
+        "from stablehlo_tvm.cpu.target import host_cores\n"
+        "stablehlo_tvm.build(stablehlo_tvm.import_stablehlo(TEXT))\n"
+        "print(tvm.get_global_func('runtime.NumThreads')(), host_cores())\n"
+    ).replace("TEXT", repr(jax.jit(jnp.sin).lower(np.ones(4, np.float32)).as_text()))
+    env = {k: v for k, v in os.environ.items() if k not in ("TVM_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    workers, cores = map(int, out.split())
+    assert workers == cores

@@ -1,4 +1,5 @@
-"""The host CPU as an LLVM target TVM can use.
+"""The host CPU as an LLVM target TVM can use, and TVM's thread pool sized
+to it.
 
 TVM replaces ``"mcpu": "native"`` by generic x86-64 (SSE2 only), so the CPU is
 named explicitly, with the number of cores its thread pool and schedules use.
@@ -16,10 +17,31 @@ def host_cpu_name() -> str:
 
 
 def host_cores() -> int:
+    """Physical cores among the CPUs this process may run on (hardware
+    threads of one core count once)."""
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = os.sched_getaffinity(0)
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
+    cores = set()
+    for cpu in cpus:
+        topology = f"/sys/devices/system/cpu/cpu{cpu}/topology"
+        try:
+            with open(f"{topology}/physical_package_id") as package, open(f"{topology}/core_id") as core:
+                cores.add((package.read().strip(), core.read().strip()))
+        except OSError:
+            cores.add(("cpu", str(cpu)))
+    return max(1, len(cores))
+
+
+def size_thread_pool() -> None:
+    """Gives TVM's thread pool one worker a physical core, unless
+    TVM_NUM_THREADS or OMP_NUM_THREADS say otherwise. Left alone, TVM takes
+    half the hardware threads on x86, assuming two a core: one worker on a
+    2-core machine without hyper-threading. A pool reads this when a thread
+    first runs parallel code, so this comes before any."""
+    if "TVM_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ:
+        os.environ["TVM_NUM_THREADS"] = str(host_cores())
 
 
 def host_target():
