@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -98,27 +99,40 @@ _SUB_BYTE = {"int2": np.int8, "int4": np.int8, "uint2": np.uint8, "uint4": np.ui
 _DEEP_STACK_BYTES = 1 << 30
 
 
+class _DeepStackThread:
+    """One long-lived thread with a deep stack that runs such calls in turn.
+    TVM's thread pool belongs to the thread that first runs parallel code: a
+    new thread per call would start a new pool each time, whose workers
+    never exit."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._executor = None
+
+    def call(self, function, args):
+        with self._lock:
+            if self._executor is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                # The executor starts its one thread at the first submit.
+                previous = threading.stack_size(_DEEP_STACK_BYTES)
+                try:
+                    self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stablehlo_tvm-loop")
+                    future = self._executor.submit(function, *args)
+                finally:
+                    threading.stack_size(previous)
+            else:
+                future = self._executor.submit(function, *args)
+        return future.result()
+
+
+_DEEP_STACK = _DeepStackThread()
+
+
 def _call_with_deep_stack(function, args):
-    import threading
-
-    outcome: dict[str, Any] = {}
-
-    def run():
-        try:
-            outcome["result"] = function(*args)
-        except BaseException as error:  # re-raised in the caller's thread
-            outcome["error"] = error
-
-    previous = threading.stack_size(_DEEP_STACK_BYTES)
-    try:
-        worker = threading.Thread(target=run, name="stablehlo_tvm-loop")
-        worker.start()
-    finally:
-        threading.stack_size(previous)
-    worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
+    if threading.current_thread().name.startswith("stablehlo_tvm-loop"):
+        return function(*args)  # already there (a call from inside a call)
+    return _DEEP_STACK.call(function, args)
 
 
 def complex_pairs(flat: list, complex_positions) -> list:

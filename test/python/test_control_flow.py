@@ -3,12 +3,15 @@ what lax.scan, fori_loop and while_loop emit."""
 
 from __future__ import annotations
 
+import os
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
 
+import stablehlo_tvm
 from conftest import assert_matches_jax, random_args
 
 
@@ -221,3 +224,21 @@ def test_carried_arrays_are_updated_in_place_on_copies():
     for a, b, want in zip(first, second, jax.jit(f)(x)):
         np.testing.assert_allclose(a, np.asarray(want), rtol=1e-6)
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
+def test_calls_of_a_loop_start_no_threads():
+    # Loops run on a thread with a deep stack; one for all calls, since each
+    # new thread would start a TVM thread pool of its own that never exits.
+    x, w = random_args([((4, 32, 256), "float32"), ((256, 256), "float32")])
+
+    def rnn(x, w):
+        return lax.scan(lambda h, xt: (jnp.tanh(xt + h @ w * 0.1), h), jnp.zeros((32, 256), jnp.float32), x)[1]
+
+    compiled = stablehlo_tvm.build(jax.jit(rnn).lower(x, w))
+    want = np.asarray(jax.jit(rnn)(x, w))
+    compiled(x, w)
+    threads = len(os.listdir("/proc/self/task"))
+    for _ in range(5):
+        np.testing.assert_allclose(compiled(x, w), want, rtol=1e-5, atol=1e-5)
+    assert len(os.listdir("/proc/self/task")) == threads
