@@ -17,7 +17,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
-from .rule import CPURule, divisor_at_most, extent_of, fused, vectorizable
+from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
 _ROWS_WITH_32_REGISTERS = 8
@@ -140,14 +140,17 @@ class Matmul(CPURule):
     def _pack_a(sch: s_tir.Schedule, main, kinds, iter_vars, mr: int) -> None:
         """A row-major in K is repacked as [I / MR, K, MR] once, before the
         tiles: the MR values a step of K broadcasts are then adjacent rather
-        than a row apart (rows a power of two apart share cache sets)."""
+        than a row apart (rows a power of two apart share cache sets).
+        Shared among cores only when large: waking the pool for a small copy
+        costs more than the copy (a recurrent step's 32 x 256 input)."""
         a_index = _a_operand(sch.get(main), kinds, iter_vars)
         if a_index is None:
             return
         packed = sch.cache_read(main, a_index, "global")
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
         loops = sch.get_loops(packed)
-        sch.parallel(fused(sch, loops[:-1]))
+        if iterations(sch, loops) >= PARALLEL_GRAIN:
+            sch.parallel(fused(sch, loops[:-1]))
 
     @staticmethod
     def _pack_b(sch: s_tir.Schedule, main, kinds, iter_vars, nr: int) -> None:

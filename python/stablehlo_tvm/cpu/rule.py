@@ -66,7 +66,7 @@ class CPURule(ScheduleRule):
         CPURule.vectorize_innermost(sch, block, lanes)
         loops = sch.get_loops(block)
         outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
-        if outer and iterations(sch, loops) >= _PARALLEL_GRAIN:
+        if outer and iterations(sch, loops) >= PARALLEL_GRAIN:
             sch.parallel(fused(sch, outer))
 
     @staticmethod
@@ -118,7 +118,7 @@ _SCALAR_ONLY = ("T.sinh(", "T.cosh(", "T.Div(", "T.truncmod(", "T.floordiv(", "T
 
 
 # Fewer elements than this are not worth waking another thread for.
-_PARALLEL_GRAIN = 16384
+PARALLEL_GRAIN = 16384
 # A producer read more than once per consumer element is inlined only when
 # its own computation is about this small (a broadcast, a cast, a constant):
 # inlining copies the expression into every read, so chains of multiply-read
