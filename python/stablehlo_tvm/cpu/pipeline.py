@@ -12,15 +12,18 @@ import tvm
 from tvm import relax
 
 
-def fusion_passes() -> list:
-    """Up to the fused PrimFuncs that schedules (and tuning) apply to."""
+def fusion_passes(blas: bool = False) -> list:
+    """Up to the fused PrimFuncs that schedules (and tuning) apply to.
+    `blas`: large float products run on a BLAS (see `blas.MatmulOnBlas`)."""
+    from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
 
     return [
         relax.backend.DispatchSampling(),
         relax.backend.DispatchSortScan(),
         ConvAsMatmul,
-        relax.transform.DeadCodeElimination(),  # the transposes a convolution no longer reads
+        *([MatmulOnBlas] if blas else []),
+        relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
         relax.transform.LegalizeOps(),
         relax.transform.AnnotateTIROpPattern(),
         relax.transform.FuseOps(),
@@ -29,18 +32,19 @@ def fusion_passes() -> list:
     ]
 
 
-def fuse(mod: tvm.IRModule, target) -> tvm.IRModule:
+def fuse(mod: tvm.IRModule, target, blas: bool = False) -> tvm.IRModule:
     from .fastmath import register
 
     register()
     with target:
-        return tvm.transform.Sequential(fusion_passes())(mod)
+        return tvm.transform.Sequential(fusion_passes(blas))(mod)
 
 
-def cpu_pipeline(target, database=None, fused: bool = False):
+def cpu_pipeline(target, database=None, fused: bool = False, blas: bool = False):
     """`database`: a MetaSchedule database whose best schedules take
     precedence over the rules. `fused`: the module has been through `fuse`
-    already (tuning needs the fused functions first)."""
+    already (tuning needs the fused functions first). `blas`: as in
+    `fusion_passes`."""
     from .fastmath import register
     from .schedule import ScheduleFunctions
 
@@ -51,7 +55,7 @@ def cpu_pipeline(target, database=None, fused: bool = False):
         with target, database if database is not None else contextlib.nullcontext():
             tuned = [] if database is None else [relax.transform.MetaScheduleApplyDatabase()]
             passes = [
-                *([] if fused else fusion_passes()),
+                *([] if fused else fusion_passes(blas)),
                 *tuned,
                 ScheduleFunctions(target),
                 relax.transform.RewriteDataflowReshape(),

@@ -1,0 +1,137 @@
+"""MatmulOnBlas: float32/float64 matrix products on the BLAS numpy ships.
+
+Products of at least `MIN_MULTIPLY_ADDS` multiply-adds become
+`R.call_dps_packed("stablehlo_tvm.blas.matmul", a, b, transpose_a,
+transpose_b)` (runtime/BlasMatmul.cpp), which splits them over TVM's own
+thread pool with the BLAS held to one thread. A transpose of an operand's
+last two axes is passed to the BLAS as a flag rather than copied. What
+follows the product (a bias, an activation) is fused by TVM as usual, into
+its own kernel.
+
+`build(..., blas=True)` turns it on. The compiled module then needs this
+package loaded wherever it runs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import glob
+import os
+
+import tvm
+from tvm import relax
+from tvm.relax.expr_functor import PyExprMutator, mutator
+
+# Smaller products run as fast or faster in the rules' generated code, which
+# also fuses their epilogue (measured: benchmarks/results, docs/performance.md).
+MIN_MULTIPLY_ADDS = 1 << 20
+
+# Where a BLAS lies, relative to the package that ships it, and its symbols:
+# (package, file pattern, sgemm, dgemm, thread-count setter, 64-bit integers).
+# numpy's own copy comes first: a second OpenBLAS in the process would run
+# its own workers next to the first's.
+_LIBRARIES = (
+    ("numpy", "../numpy.libs/libscipy_openblas64_*.so", "scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_",
+     "openblas_set_num_threads_local", True),
+    ("scipy", "../scipy.libs/libscipy_openblas-*.so", "scipy_cblas_sgemm", "scipy_cblas_dgemm",
+     "openblas_set_num_threads_local", False),
+)
+
+
+@functools.cache
+def available() -> bool:
+    """Loads the runtime extension and binds it to a BLAS; False when either
+    is missing."""
+    from .. import _core
+
+    extension = os.path.join(os.path.dirname(_core.__file__), "libstablehlo_tvm_blas.so")
+    if not os.path.exists(extension):
+        return False
+    ctypes.CDLL(extension)  # registers stablehlo_tvm.blas.* with TVM's FFI
+    bind = tvm.get_global_func("stablehlo_tvm.blas.bind")
+    for package, pattern, *symbols in _LIBRARIES:
+        try:
+            module = __import__(package)
+        except ImportError:
+            continue
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(module.__file__), pattern))):
+            if bind(path, *symbols):
+                return True
+    return False
+
+
+def _static_shape(expr) -> list[int] | None:
+    shape = expr.ty.shape if isinstance(expr.ty, relax.TensorType) else None
+    if not isinstance(shape, relax.ShapeExpr):
+        return None
+    try:
+        return [int(v) for v in shape.values]
+    except TypeError:
+        return None
+
+
+def _flag(value: bool):
+    return relax.prim_value(tvm.tirx.IntImm("int64", int(value)))
+
+
+@mutator
+class _Rewriter(PyExprMutator):
+    def visit_call_(self, call):
+        call = super().visit_call_(call)
+        if isinstance(call.op, tvm.ir.Op) and call.op.name == "relax.matmul":
+            rewritten = self._rewrite(call)
+            if rewritten is not None:
+                return rewritten
+        return call
+
+    def _operand(self, expr):
+        """(tensor, transposed): `expr`, or what it transposes when it swaps
+        the last two axes of a tensor."""
+        bound = self.lookup_binding(expr) if isinstance(expr, relax.Var) else None
+        if (
+            isinstance(bound, relax.Call)
+            and isinstance(bound.op, tvm.ir.Op)
+            and bound.op.name == "relax.permute_dims"
+            and bound.attrs.axes is not None
+        ):
+            axes = [int(a) for a in bound.attrs.axes]
+            rank = len(axes)
+            if rank >= 2 and axes == [*range(rank - 2), rank - 1, rank - 2]:
+                return bound.args[0], True
+        return expr, False
+
+    def _rewrite(self, call):
+        a, b = call.args
+        dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
+        if dtype not in ("float32", "float64") or a.ty.dtype != dtype or b.ty.dtype != dtype:
+            return None
+        sa, sb, sc = _static_shape(a), _static_shape(b), _static_shape(call)
+        if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) < 2:
+            return None
+        # Batches: the same leading dimensions on both sides, or one B for all.
+        if sa[:-2] != sc[:-2] or (len(sb) != 2 and sb[:-2] != sc[:-2]):
+            return None
+        m, n, k = sc[-2], sc[-1], sa[-1]
+        batch = 1
+        for d in sc[:-2]:
+            batch *= d
+        if batch * m * n * k < MIN_MULTIPLY_ADDS:
+            return None
+        (a, transpose_a), (b, transpose_b) = self._operand(a), self._operand(b)
+        return relax.call_dps_packed(
+            "stablehlo_tvm.blas.matmul",
+            relax.Tuple([a, b, _flag(transpose_a), _flag(transpose_b)]),
+            out_ty=call.ty,
+        )
+
+
+@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.MatmulOnBlas")
+def MatmulOnBlas(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+    if not available():
+        return mod
+    rewriter = _Rewriter(mod)
+    for gvar, func in mod.functions_items():
+        if isinstance(func, relax.Function):
+            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+    return rewriter.builder_.finalize()
