@@ -160,7 +160,7 @@ def build(
     entry: str = "main",
     schedule: bool = True,
     tune: Any = None,
-    blas: bool = False,
+    blas: bool = True,
 ) -> Compiled:
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
@@ -169,11 +169,10 @@ def build(
     On CPUs, convolutions become matrix products, TVM fuses operators and
     every fused PrimFunc is scheduled by ``stablehlo_tvm.cpu``'s rules
     (``schedule=False``: TVM's default pipeline, TIR left as legalized).
-    ``blas=True``: large float32/float64 matrix products run on the
-    OpenBLAS numpy ships, in TVM's thread pool (faster on a recurrent step's
-    small products, slower where TVM fuses a product with what follows; see
-    docs/performance.md). The compiled module then needs this package
-    loaded to run.
+    Large float32/float64 matrix products run on the OpenBLAS numpy ships,
+    in TVM's thread pool (see docs/performance.md); the compiled module then
+    needs this package loaded to run. ``blas=False`` keeps every product in
+    TVM's generated code (for a module exported to run without it).
 
     ``tune``: a number of MetaSchedule trials or a ``stablehlo_tvm.Tuning``.
     Workloads not yet in the tuning database (on disk, see ``Tuning``) are
@@ -191,11 +190,6 @@ def build(
     tuning = as_tuning(tune)
     to_compile, pipeline, report = irmodule, "default", None
     if target.kind.name == "llvm" and schedule:
-        if blas:
-            from .cpu.blas import available
-
-            if not available():
-                raise RuntimeError("blas=True: no OpenBLAS found (numpy's or SciPy's), or the package's BLAS extension is missing")
         database = None
         if tuning is not None:
             to_compile = fuse(irmodule, target, blas)

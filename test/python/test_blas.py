@@ -1,5 +1,6 @@
-"""build(..., blas=True): large float products on OpenBLAS through
-`stablehlo_tvm.blas.matmul` (runtime/BlasMatmul.cpp), against jax.jit."""
+"""The default build's large float products on OpenBLAS, through
+`stablehlo_tvm.blas.matmul` (runtime/BlasMatmul.cpp), against jax.jit;
+`blas=False` keeps them in TVM's code."""
 
 from __future__ import annotations
 
@@ -14,17 +15,18 @@ from conftest import random_args
 from stablehlo_tvm.cpu import blas
 
 
-def _offloaded_and_result(fn, *args):
-    """How many products the BLAS build runs on the BLAS, and its result."""
+def _offloaded_and_result(fn, *args, blas=True):
+    """How many products the build runs on the BLAS, and its result."""
     lowered = jax.jit(fn).lower(*args)
-    compiled = stablehlo_tvm.build(lowered, blas=True)
+    compiled = stablehlo_tvm.build(lowered, blas=blas)
     with stablehlo_tvm.cpu.host_target():
-        fused = stablehlo_tvm.cpu.fuse(stablehlo_tvm.import_stablehlo(lowered), stablehlo_tvm.cpu.host_target(), blas=True)
+        fused = stablehlo_tvm.cpu.fuse(stablehlo_tvm.import_stablehlo(lowered), stablehlo_tvm.cpu.host_target(), blas=blas)
     calls = fused.script(show_meta=False).count('R.call_dps_packed("stablehlo_tvm.blas.matmul"')
     return calls, compiled(*args)
 
 
 def test_blas_is_found():
+    # numpy ships OpenBLAS; the default build uses it.
     assert blas.available()
 
 
@@ -59,6 +61,13 @@ def test_small_and_integer_products_stay_in_tvm():
         calls, got = _offloaded_and_result(jnp.matmul, *args)
         assert calls == 0
         np.testing.assert_allclose(got, np.asarray(jax.jit(jnp.matmul)(*args)), rtol=1e-5)
+
+
+def test_blas_false_keeps_products_in_tvm():
+    args = random_args([((256, 128), "float32"), ((128, 192), "float32")])
+    calls, got = _offloaded_and_result(jnp.matmul, *args, blas=False)
+    assert calls == 0
+    np.testing.assert_allclose(got, np.asarray(jax.jit(jnp.matmul)(*args)), rtol=1e-4, atol=1e-4)
 
 
 def test_a_recurrent_step_on_the_blas():

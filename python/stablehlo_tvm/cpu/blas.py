@@ -8,8 +8,10 @@ last two axes is passed to the BLAS as a flag rather than copied. What
 follows the product (a bias, an activation) is fused by TVM as usual, into
 its own kernel.
 
-`build(..., blas=True)` turns it on. The compiled module then needs this
-package loaded wherever it runs.
+The compiled module then needs this package loaded wherever it runs;
+`build(..., blas=False)` keeps every product in TVM's generated code. Where
+no BLAS is found (the extension or numpy's OpenBLAS missing), products stay
+in TVM's code.
 """
 
 from __future__ import annotations

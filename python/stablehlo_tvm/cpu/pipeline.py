@@ -12,7 +12,7 @@ import tvm
 from tvm import relax
 
 
-def fusion_passes(blas: bool = False) -> list:
+def fusion_passes(blas: bool = True) -> list:
     """Up to the fused PrimFuncs that schedules (and tuning) apply to.
     `blas`: large float products run on a BLAS (see `blas.MatmulOnBlas`)."""
     from .blas import MatmulOnBlas
@@ -32,7 +32,7 @@ def fusion_passes(blas: bool = False) -> list:
     ]
 
 
-def fuse(mod: tvm.IRModule, target, blas: bool = False) -> tvm.IRModule:
+def fuse(mod: tvm.IRModule, target, blas: bool = True) -> tvm.IRModule:
     from .fastmath import register
 
     register()
@@ -40,7 +40,7 @@ def fuse(mod: tvm.IRModule, target, blas: bool = False) -> tvm.IRModule:
         return tvm.transform.Sequential(fusion_passes(blas))(mod)
 
 
-def cpu_pipeline(target, database=None, fused: bool = False, blas: bool = False):
+def cpu_pipeline(target, database=None, fused: bool = False, blas: bool = True):
     """`database`: a MetaSchedule database whose best schedules take
     precedence over the rules. `fused`: the module has been through `fuse`
     already (tuning needs the fused functions first). `blas`: as in
