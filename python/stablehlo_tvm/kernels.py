@@ -456,9 +456,19 @@ def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
     update = tir.decl_buffer(_dims(update_shape), dtype, "update")
     starts = [tir.decl_buffer([], "int64", f"start{axis}") for axis in range(len(shape))]
     counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
-    indices = [tir.BufferLoad(start, []) + counter for start, counter in zip(starts, counters)]
+    # The starts are read once, before the loops: loaded inside, through
+    # buffers LLVM cannot prove unchanged by the stores, they kept the
+    # innermost loop scalar.
+    offsets = [tir.Var(f"s{axis}", "int64") for axis in range(len(shape))]
+    indices = [offset + counter for offset, counter in zip(offsets, counters)]
     store = tir.BufferStore(operand, tir.BufferLoad(update, counters), indices)
-    return _loop_nest_primfunc([operand, update, *starts], store, counters, _dims(update_shape), parallel=False)
+    func = _loop_nest_primfunc([operand, update, *starts], store, counters, _dims(update_shape), parallel=False)
+    root = func.body.block
+    body = root.body
+    body = tir.SeqStmt([*(tir.Bind(offset, tir.BufferLoad(start, [])) for offset, start in zip(offsets, starts)), body])
+    from tvm import s_tir
+
+    return func.with_body(s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body)))
 
 
 def copy_primfunc(shape: tuple, dtype: str):
