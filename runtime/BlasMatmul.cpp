@@ -1,4 +1,4 @@
-//===- BlasMatmul.cpp - Matrix products on a BLAS, for TVM's runtime -------===//
+//===- BlasMatmul.cpp - Matrix products on a BLAS, for TVM's runtime ------===//
 //
 // Two global functions of TVM's FFI:
 //
@@ -109,7 +109,8 @@ struct Product {
   Block block(int64_t unit, int64_t pieces) const {
     int64_t index = unit / pieces, piece = unit % pieces;
     int64_t extent = alongRows ? m : n;
-    int64_t begin = extent * piece / pieces, end = extent * (piece + 1) / pieces;
+    int64_t begin = extent * piece / pieces;
+    int64_t end = extent * (piece + 1) / pieces;
     int64_t lda = transA ? m : k, ldb = transB ? k : n;
     const char *a = this->a + index * strideA * elementBytes;
     const char *b = this->b + index * strideB * elementBytes;
@@ -243,7 +244,8 @@ void matmul(TensorView a, TensorView b, int64_t transposeA, int64_t transposeB,
     // 0 tasks: as many as TVM's pool has workers.
     if (TVMBackendParallelLaunch(runTask, &p, 0) != 0) {
       blas().setThreads(previous);
-      TVM_FFI_THROW(RuntimeError) << "stablehlo_tvm.blas.matmul: the thread pool failed";
+      TVM_FFI_THROW(RuntimeError)
+          << "stablehlo_tvm.blas.matmul: the thread pool failed";
     }
   }
   blas().setThreads(previous);
