@@ -160,7 +160,7 @@ def build(
     entry: str = "main",
     schedule: bool = True,
     tune: Any = None,
-    blas: bool = True,
+    blas: bool | str = "loops",
 ) -> Compiled:
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
@@ -169,10 +169,12 @@ def build(
     On CPUs, convolutions become matrix products, TVM fuses operators and
     every fused PrimFunc is scheduled by ``stablehlo_tvm.cpu``'s rules
     (``schedule=False``: TVM's default pipeline, TIR left as legalized).
-    Large float32/float64 matrix products run on the OpenBLAS numpy ships,
-    in TVM's thread pool (see docs/performance.md); the compiled module then
-    needs this package loaded to run. ``blas=False`` keeps every product in
-    TVM's generated code (for a module exported to run without it).
+    ``blas``: which large float32/float64 matrix products run on the
+    OpenBLAS numpy ships, in TVM's thread pool: ``"loops"`` those inside
+    loops (where it was measured faster; elsewhere TVM's code, which fuses
+    a product's epilogue, was), ``True`` all, ``False`` none (a module
+    exported to run without this package needs that). See
+    docs/performance.md.
 
     ``tune``: a number of MetaSchedule trials or a ``stablehlo_tvm.Tuning``.
     Workloads not yet in the tuning database (on disk, see ``Tuning``) are

@@ -1,6 +1,6 @@
-"""The default build's large float products on OpenBLAS, through
-`stablehlo_tvm.blas.matmul` (runtime/BlasMatmul.cpp), against jax.jit;
-`blas=False` keeps them in TVM's code."""
+"""Large float products on OpenBLAS, through `stablehlo_tvm.blas.matmul`
+(runtime/BlasMatmul.cpp), against jax.jit: all of them with blas=True,
+those inside loops by default, none with blas=False."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _offloaded_and_result(fn, *args, blas=True):
 
 
 def test_blas_is_found():
-    # numpy ships OpenBLAS; the default build uses it.
+    # numpy ships OpenBLAS.
     assert blas.available()
 
 
@@ -70,6 +70,12 @@ def test_blas_false_keeps_products_in_tvm():
     np.testing.assert_allclose(got, np.asarray(jax.jit(jnp.matmul)(*args)), rtol=1e-4, atol=1e-4)
 
 
+def test_by_default_only_products_inside_loops_go_to_the_blas():
+    args = random_args([((256, 128), "float32"), ((128, 192), "float32")])
+    calls, _ = _offloaded_and_result(jnp.matmul, *args, blas="loops")
+    assert calls == 0
+
+
 def test_a_recurrent_step_on_the_blas():
     x, w, u = random_args([((8, 32, 256), "float32"), ((256, 256), "float32"), ((256, 256), "float32")])
 
@@ -80,7 +86,7 @@ def test_a_recurrent_step_on_the_blas():
 
         return jax.lax.scan(step, jnp.zeros((32, 256), jnp.float32), x)[1]
 
-    calls, got = _offloaded_and_result(rnn, x, w, u)
+    calls, got = _offloaded_and_result(rnn, x, w, u, blas="loops")
     assert calls == 2
     np.testing.assert_allclose(got, np.asarray(jax.jit(rnn)(x, w, u)), rtol=1e-4, atol=1e-5)
 
@@ -94,3 +100,9 @@ def test_mismatched_operands_raise():
         matmul(a, b, 0, 0, c)
     with pytest.raises(TypeError, match="float32 or float64"):
         matmul(tvm.runtime.tensor(np.ones((4, 6), np.int32)), b, 0, 0, c)
+
+
+def test_unknown_blas_choice_is_an_error():
+    args = random_args([((8, 8), "float32"), ((8, 8), "float32")])
+    with pytest.raises(ValueError, match='"loops" or "all"'):
+        stablehlo_tvm.build(jax.jit(jnp.matmul).lower(*args), blas="sometimes")

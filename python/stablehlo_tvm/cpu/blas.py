@@ -1,6 +1,12 @@
 """MatmulOnBlas: float32/float64 matrix products on the BLAS numpy ships.
 
-Products of at least `MIN_MULTIPLY_ADDS` multiply-adds become
+Which products: with `"loops"` (build's default), those inside loops (a
+loop's functions: what a recursive function calls); with `"all"`, all of
+them. Measured side by side, TVM's generated code, which fuses a product's
+epilogue into its write-back, was 5-25% faster on the benchmark's MLP,
+convolutions and transformer, and the BLAS ~20-30% faster on a scan RNN's
+steps (docs/performance.md). Of those, products of at least
+`MIN_MULTIPLY_ADDS` multiply-adds become
 `R.call_dps_packed("stablehlo_tvm.blas.matmul", a, b, transpose_a,
 transpose_b)` (runtime/BlasMatmul.cpp), which splits them over TVM's own
 thread pool with the BLAS held to one thread. A transpose of an operand's
@@ -25,8 +31,9 @@ import tvm
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-# Smaller products run as fast or faster in the rules' generated code, which
-# also fuses their epilogue (measured: benchmarks/results, docs/performance.md).
+# Smaller products are tens of microseconds of work or less: they stay in
+# TVM's code, which fuses their epilogue and needs no call. (The smallest
+# product measured, 32x256x256 at 2^21, ran as fast either way standalone.)
 MIN_MULTIPLY_ADDS = 1 << 20
 
 # Where a BLAS lies, relative to the package that ships it, and its symbols:
@@ -128,12 +135,43 @@ class _Rewriter(PyExprMutator):
         )
 
 
-@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.MatmulOnBlas")
-def MatmulOnBlas(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
-    if not available():
-        return mod
-    rewriter = _Rewriter(mod)
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function):
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+def _in_loops(mod: tvm.IRModule) -> set[str]:
+    """Names of the Relax functions a loop runs: those a recursive function
+    calls, and what they call in turn."""
+    calls = {
+        gvar.name_hint: {g.name_hint for g in relax.analysis.all_global_vars(func)} - {gvar.name_hint}
+        for gvar, func in mod.functions_items()
+        if isinstance(func, relax.Function)
+    }
+    recursive = [
+        gvar.name_hint
+        for gvar, func in mod.functions_items()
+        if isinstance(func, relax.Function) and gvar.name_hint in {g.name_hint for g in relax.analysis.all_global_vars(func)}
+    ]
+    found: set[str] = set()
+    pending = [callee for name in recursive for callee in calls[name]]
+    while pending:
+        name = pending.pop()
+        if name in calls and name not in found:
+            found.add(name)
+            pending.extend(calls[name])
+    return found
+
+
+def MatmulOnBlas(which: str = "loops"):
+    """The pass; `which`: "loops" or "all" (see the module docstring)."""
+    if which not in ("loops", "all"):
+        raise ValueError(f'MatmulOnBlas: which must be "loops" or "all", not {which!r}')
+
+    @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.MatmulOnBlas")
+    def rewrite(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        if not available():
+            return mod
+        chosen = _in_loops(mod) if which == "loops" else None
+        rewriter = _Rewriter(mod)
+        for gvar, func in mod.functions_items():
+            if isinstance(func, relax.Function) and (chosen is None or gvar.name_hint in chosen):
+                rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+        return rewriter.builder_.finalize()
+
+    return rewrite

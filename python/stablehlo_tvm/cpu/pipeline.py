@@ -12,9 +12,10 @@ import tvm
 from tvm import relax
 
 
-def fusion_passes(blas: bool = True) -> list:
+def fusion_passes(blas="loops") -> list:
     """Up to the fused PrimFuncs that schedules (and tuning) apply to.
-    `blas`: large float products run on a BLAS (see `blas.MatmulOnBlas`)."""
+    `blas`: which large float products run on a BLAS: "loops" (those inside
+    loops), "all" or True, False (none); see `blas.MatmulOnBlas`."""
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
 
@@ -22,7 +23,7 @@ def fusion_passes(blas: bool = True) -> list:
         relax.backend.DispatchSampling(),
         relax.backend.DispatchSortScan(),
         ConvAsMatmul,
-        *([MatmulOnBlas] if blas else []),
+        *([MatmulOnBlas("all" if blas is True else blas)] if blas else []),
         relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
         relax.transform.LegalizeOps(),
         relax.transform.AnnotateTIROpPattern(),
@@ -32,7 +33,7 @@ def fusion_passes(blas: bool = True) -> list:
     ]
 
 
-def fuse(mod: tvm.IRModule, target, blas: bool = True) -> tvm.IRModule:
+def fuse(mod: tvm.IRModule, target, blas="loops") -> tvm.IRModule:
     from .fastmath import register
 
     register()
@@ -40,7 +41,7 @@ def fuse(mod: tvm.IRModule, target, blas: bool = True) -> tvm.IRModule:
         return tvm.transform.Sequential(fusion_passes(blas))(mod)
 
 
-def cpu_pipeline(target, database=None, fused: bool = False, blas: bool = True):
+def cpu_pipeline(target, database=None, fused: bool = False, blas="loops"):
     """`database`: a MetaSchedule database whose best schedules take
     precedence over the rules. `fused`: the module has been through `fuse`
     already (tuning needs the fused functions first). `blas`: as in
