@@ -139,17 +139,12 @@ def _in_loops(mod: tvm.IRModule) -> set[str]:
     """Names of the Relax functions a loop runs: those a recursive function
     calls, and what they call in turn."""
     calls = {
-        gvar.name_hint: {g.name_hint for g in relax.analysis.all_global_vars(func)} - {gvar.name_hint}
+        gvar.name_hint: {g.name_hint for g in relax.analysis.all_global_vars(func)}
         for gvar, func in mod.functions_items()
         if isinstance(func, relax.Function)
     }
-    recursive = [
-        gvar.name_hint
-        for gvar, func in mod.functions_items()
-        if isinstance(func, relax.Function) and gvar.name_hint in {g.name_hint for g in relax.analysis.all_global_vars(func)}
-    ]
     found: set[str] = set()
-    pending = [callee for name in recursive for callee in calls[name]]
+    pending = [callee for name, callees in calls.items() if name in callees for callee in callees - {name}]
     while pending:
         name = pending.pop()
         if name in calls and name not in found:
