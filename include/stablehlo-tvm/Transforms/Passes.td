@@ -120,7 +120,10 @@ def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {
     becomes `(a c - b d, a d + b c)` over the parts `a, b` of `%x` and `c, d`
     of `%y`.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  // Its definitions are stablehlo and chlo ops, which the input may lack.
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::stablehlo::StableHLODialect",
+                           "::mlir::chlo::CHLODialect"];
 }
 
 def IsolateLoops : Pass<"stablehlo-isolate-loops", "ModuleOp"> {
