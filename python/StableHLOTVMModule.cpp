@@ -380,7 +380,8 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
   return nb::str(text.c_str());
 }
 
-/// Gives every SSA value of one function a small integer id.
+/// Gives every SSA value of one function a small integer id, and every type
+/// its Python form, made once: a function's values share few types.
 class ValueIds {
 public:
   int64_t operator()(Value value) {
@@ -388,8 +389,16 @@ public:
     return it->second;
   }
 
+  nb::object typeOf(Type type) {
+    auto [it, inserted] = types.try_emplace(type);
+    if (inserted)
+      it->second = typeToPython(type);
+    return it->second;
+  }
+
 private:
   DenseMap<Value, int64_t> ids;
+  DenseMap<Type, nb::object> types;
 };
 
 /// An op's attributes as Python values; comparison predicates by name.
@@ -418,7 +427,7 @@ nb::dict opToPython(Operation &op, ValueIds &idOf, nb::handle owner) {
   for (Value v : op.getOperands())
     operands.append(idOf(v));
   for (Value v : op.getResults())
-    opResults.append(nb::make_tuple(idOf(v), typeToPython(v.getType())));
+    opResults.append(nb::make_tuple(idOf(v), idOf.typeOf(v.getType())));
   for (Region &region : op.getRegions()) {
     nb::list blocks;
     for (Block &block : region)
@@ -437,7 +446,7 @@ nb::dict opToPython(Operation &op, ValueIds &idOf, nb::handle owner) {
 nb::dict blockToPython(Block &block, ValueIds &idOf, nb::handle owner) {
   nb::list arguments, ops;
   for (BlockArgument arg : block.getArguments())
-    arguments.append(nb::make_tuple(idOf(arg), typeToPython(arg.getType())));
+    arguments.append(nb::make_tuple(idOf(arg), idOf.typeOf(arg.getType())));
   for (Operation &op : block)
     ops.append(opToPython(op, idOf, owner));
   nb::dict result;
@@ -460,11 +469,11 @@ nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
   result["attributes"] = funcAttrs;
   nb::list arguments, results, ops, returns;
   for (Type type : func.getFunctionType().getResults())
-    results.append(typeToPython(type));
+    results.append(idOf.typeOf(type));
   if (!func.isExternal()) {
     Block &body = func.getBody().front();
     for (BlockArgument arg : body.getArguments())
-      arguments.append(nb::make_tuple(idOf(arg), typeToPython(arg.getType())));
+      arguments.append(nb::make_tuple(idOf(arg), idOf.typeOf(arg.getType())));
     for (Operation &op : body) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         for (Value v : ret.getOperands())
