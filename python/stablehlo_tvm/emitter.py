@@ -278,6 +278,11 @@ def _tensor_type(type_info: tuple, where: str):
     return relax.TensorType(list(shape), dtype)
 
 
+def _where(op: dict) -> str:
+    """Where an op came from, for messages: its location and name."""
+    return f"{op.get('location', '<unknown>')}: {op.get('name', '<no op>')}"
+
+
 def _check_type(value, type_info: tuple, where: str) -> None:
     shape, dtype, text = type_info
     ty = value.ty
@@ -287,7 +292,7 @@ def _check_type(value, type_info: tuple, where: str) -> None:
 
 
 def _check_types(emitted: list[tuple]) -> None:
-    """Checks each (value, type_info, where) against the type the pipeline
+    """Checks each (value, type_info, op) against the type the pipeline
     computed: one structural comparison for them all (through the FFI, a
     shape read dimension by dimension took a third of the import), then one
     by one only to name the first that differs."""
@@ -296,11 +301,14 @@ def _check_types(emitted: list[tuple]) -> None:
     if not emitted:
         return
     got = [value.ty for value, _, _ in emitted]
-    expected = [_expected_type(type_info) for _, type_info, _ in emitted]
+    try:
+        expected = [_EXPECTED_TYPES[type_info[2]] for _, type_info, _ in emitted]
+    except KeyError:  # a type seen for the first time, or one TVM lacks
+        expected = [_expected_type(type_info) for _, type_info, _ in emitted]
     if all(e is not None for e in expected) and structural_equal(got, expected):
         return
-    for value, type_info, where in emitted:
-        _check_type(value, type_info, where)
+    for value, type_info, op in emitted:
+        _check_type(value, type_info, _where(op))
 
 
 _EXPECTED_TYPES: dict[str, Any] = {}
@@ -338,6 +346,8 @@ class _Emitter:
         self.count = 0
         self.has_loops = False
         self.current_values: dict[int, Any] = {}
+        # (GlobalVar, function) of the functions `finish` adds.
+        self.pending: list[tuple[Any, Any]] = []
         # GlobalVars by MLIR symbol (TVM renames 'a.b' to 'a_b').
         self.functions: dict[str, Any] = {}
 
@@ -353,34 +363,37 @@ class _Emitter:
         # What BlockBuilder.emit calls once it has turned Python tuples into
         # Relax ones; an emitted expression is never a Python tuple.
         emit = _ffi_api.BlockBuilderEmit
+        # (value, type_info, op): what _check_types compares.
         emitted: list[tuple] = []
-        where = "<no op>"
+        op: dict = {}
+        self.current_values = values
         try:
             for op in ops:
-                self.current_values = values
                 op_name: str = op["name"]
-                where = f"{op['location']}: {op_name}"
                 if not op_name.startswith("tvm."):
-                    raise EmitError(f"{where}: not an op of the tvm dialect")
+                    raise EmitError(f"{_where(op)}: not an op of the tvm dialect")
                 relax_name = op_name[len("tvm.") :]
                 operands = [values[i] for i in op["operands"]]
-                attributes = {k: _convert_attribute(v) for k, v in op["attributes"].items()}
+                attributes = op["attributes"]
+                if attributes:
+                    attributes = {k: _convert_attribute(v) for k, v in attributes.items()}
                 special = _SPECIAL.get(relax_name)
                 if special is not None:
                     expr = special(self, bb, operands, attributes, op)
+                    self.current_values = values
                 else:
                     expr = _relax_op(relax_name)(*operands, **attributes)
                 results = op["results"]
                 var = emit(bb, expr, "")
                 if len(results) == 1 and relax_name not in _TUPLE_RESULTS:
                     value_id, type_info = results[0]
-                    emitted.append((var, type_info, where))
+                    emitted.append((var, type_info, op))
                     values[value_id] = var
                     continue
                 # Several results: the Relax call returns them as a tuple.
                 for index, (value_id, type_info) in enumerate(results):
                     item = emit(bb, relax.TupleGetItem(var, index), "")
-                    emitted.append((item, type_info, where))
+                    emitted.append((item, type_info, op))
                     values[value_id] = item
         except EmitError:
             raise
@@ -388,7 +401,7 @@ class _Emitter:
             # Relax rejected an op: a type that differs earlier explains it
             # better than Relax's message does.
             _check_types(emitted)
-            raise EmitError(f"{where}: {error}") from error
+            raise EmitError(f"{_where(op)}: {error}") from error
         _check_types(emitted)
 
     def region_function(self, name: str, block: dict, types: list, as_tuple: bool, captured=()):
@@ -403,21 +416,18 @@ class _Emitter:
             param = relax.Var(f"captured{i}", ty)
             params.append(param)
             values[value_id] = param
-        bb = relax.BlockBuilder()
-        with bb.function(name, params, private=True):
-            with bb.dataflow():
-                self.emit_ops(bb, block["ops"][:-1], values)
-                outputs = [values[i] for i in block["ops"][-1]["operands"]]
-                result = relax.Tuple(outputs) if as_tuple or len(outputs) != 1 else outputs[0]
-                out = bb.emit_output(result)
-            bb.emit_func_output(out)
-        return self.module.add_func(bb.get()[name], name)
+
+        def body(bb):
+            self.emit_ops(bb, block["ops"][:-1], values)
+            outputs = [values[i] for i in block["ops"][-1]["operands"]]
+            return relax.Tuple(outputs) if as_tuple or len(outputs) != 1 else outputs[0]
+
+        return self.add_function(name, params, body, {})
 
     def emit_function(self, function: dict) -> None:
         """Adds one public func.func of the tvm dialect to the module."""
         from tvm import relax
 
-        bb = self.module
         name = function["name"]
         params = []
         values: dict[int, Any] = {}
@@ -426,21 +436,58 @@ class _Emitter:
             params.append(var)
             values[value_id] = var
 
+        def body(bb):
+            self.emit_ops(bb, function["ops"], values)
+            outputs = [values[i] for i in function["returns"]]
+            return outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
+
         # How complex values were split into real pairs (stablehlo-lower-complex),
         # for callers to split arguments and join results.
         attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
-        known = set(bb.get().get_global_vars())
-        with bb.function(name, params, attrs=attrs or None):
-            with bb.dataflow():
-                self.emit_ops(bb, function["ops"], values)
-                outputs = [values[i] for i in function["returns"]]
-                result = outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
-                out = bb.emit_output(result)
-            bb.emit_func_output(out)
-        module = bb.get()
-        (self.functions[name],) = (
-            g for g in set(module.get_global_vars()) - known if module[g].attrs.get("global_symbol") == name
-        )
+        attrs["global_symbol"] = name
+        self.functions[name] = self.add_function(name, params, body, attrs)
+
+    def add_function(self, name: str, params: list, body: Callable[[Any], Any], attrs: dict):
+        """Adds the Relax function whose `body(bb)` emits its ops into a
+        dataflow block and returns its output; returns its GlobalVar.
+
+        The module's builder holds a stand-in with the same signature: the
+        builder deduplicates the functions it is given by structural hash,
+        which for a function of 10k ops took a tenth of the import. The
+        function itself joins the module in `finish`."""
+        from tvm import relax
+        from tvm.relax import _ffi_api
+
+        bb = relax.BlockBuilder()
+        bb.begin_scope(params)
+        _ffi_api.BlockBuilderBeginDataflowBlock(bb)
+        try:
+            out = bb.emit_output(body(bb))
+        finally:
+            # Also when `body` raises: a builder dropped with a block open
+            # warns on stderr.
+            block = _ffi_api.BlockBuilderEndBlock(bb)
+        seq = bb.normalize(relax.SeqExpr([block], out))
+        bb.end_scope()
+        func = relax.Function(params, seq, is_pure=True, attrs=_dict_attrs(attrs) if attrs else None)
+        # A name of its own makes each stand-in distinct to the deduplication.
+        stand_in = relax.Function.create_empty(params, func.ret_ty, attrs=_dict_attrs({**attrs, "stablehlo_tvm.stand_in": name}))
+        gvar = self.module.add_func(stand_in, name)
+        self.pending.append((gvar, func))
+        return gvar
+
+    def finish(self):
+        """The module: what the builder holds, stand-ins replaced."""
+        module = self.module.get()
+        for gvar, func in self.pending:
+            module.update_func(gvar, func)
+        return module
+
+
+def _dict_attrs(attrs: dict):
+    import tvm
+
+    return tvm.ir.make_node("ir.DictAttrs", **attrs)
 
 
 def _callees(blocks: list[dict]) -> set[str]:
@@ -486,7 +533,7 @@ def emit_module(functions: list[dict]):
     emitter = _Emitter()
     for function in _callees_first([f for f in functions if f["public"]]):
         emitter.emit_function(function)
-    module = emitter.module.get()
+    module = emitter.finish()
     if emitter.has_loops:
         module = module.with_attr(LOOPS_ATTRIBUTE, True)
     return module

@@ -243,11 +243,11 @@ def test_emitted_types_are_checked_against_the_pipeline():
     from stablehlo_tvm.errors import EmitError
 
     var = relax.Var("x", relax.TensorType([2, 3], "float32"))
-    agrees = (var, ((2, 3), "float32", "tensor<2x3xf32>"), "first")
+    agrees = (var, ((2, 3), "float32", "tensor<2x3xf32>"), {"location": "a.mlir:1:1", "name": "tvm.add"})
     _check_types([agrees, agrees])
     for shape, dtype, text in [((3, 2), "float32", "tensor<3x2xf32>"), ((2, 3), "float16", "tensor<2x3xf16>"), (None, None, "tensor<2x3xcomplex<f32>>")]:
-        differs = (var, (shape, dtype, text), "second")
-        with pytest.raises(EmitError, match=r"second: Relax produced \[2, 3\] float32, the tvm dialect says " + re.escape(text)):
+        differs = (var, (shape, dtype, text), {"location": "a.mlir:2:5", "name": "tvm.negative"})
+        with pytest.raises(EmitError, match=r"a.mlir:2:5: tvm.negative: Relax produced \[2, 3\] float32, the tvm dialect says " + re.escape(text)):
             _check_types([agrees, differs, agrees])
 
 
@@ -268,3 +268,51 @@ def test_an_op_relax_rejects_is_an_emit_error_at_its_location():
                 emitter.emit_ops(bb, [op], {0: x, 1: y})
             out = bb.emit_output(x)
         bb.emit_func_output(out)
+
+def test_a_rejected_op_in_a_module_is_an_emit_error_and_nothing_more(capfd):
+    # The function being built when Relax rejects an op is dropped cleanly:
+    # the error carries the op's location and TVM prints nothing.
+    from stablehlo_tvm.emitter import emit_module
+    from stablehlo_tvm.errors import EmitError
+
+    t, u = ((2, 3), "float32", "tensor<2x3xf32>"), ((4, 5), "float32", "tensor<4x5xf32>")
+    op = {"name": "tvm.add", "operands": [0, 1], "results": [(2, t)], "attributes": {}, "location": "model.mlir:7:3", "regions": []}
+    function = {"name": "main", "public": True, "attributes": {}, "arguments": [(0, t), (1, u)], "results": [t], "returns": [2], "ops": [op]}
+    with pytest.raises(EmitError, match=r"^model.mlir:7:3: tvm.add: .*broadcast"):
+        emit_module([function])
+    import gc
+
+    gc.collect()
+    assert capfd.readouterr().err == ""
+
+
+def test_public_functions_of_one_signature_stay_apart():
+    # Functions join the module under signature-only stand-ins; functions
+    # that share a signature, or even a body, keep their own entries.
+    text = textwrap.dedent(
+        """
+        func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+          %0 = stablehlo.add %x, %x : tensor<3xf32>
+          return %0 : tensor<3xf32>
+        }
+        func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
+          %0 = stablehlo.multiply %x, %x : tensor<3xf32>
+          return %0 : tensor<3xf32>
+        }
+        func.func @h(%x: tensor<3xf32>) -> tensor<3xf32> {
+          %0 = stablehlo.add %x, %x : tensor<3xf32>
+          return %0 : tensor<3xf32>
+        }
+        """
+    )
+    module = stablehlo_tvm.import_stablehlo(text)
+    assert sorted(gv.name_hint for gv in module.get_global_vars()) == ["f", "g", "h"]
+    for name in "fgh":
+        assert module[name].attrs["global_symbol"] == name
+        assert "stablehlo_tvm.stand_in" not in module[name].attrs
+    assert tvm.relax.analysis.check_well_formed(module)
+    vm = tvm.relax.VirtualMachine(tvm.compile(module, target="llvm"), tvm.cpu())
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(vm["f"](tvm.runtime.tensor(x)).numpy(), x + x)
+    np.testing.assert_array_equal(vm["g"](tvm.runtime.tensor(x)).numpy(), x * x)
+    np.testing.assert_array_equal(vm["h"](tvm.runtime.tensor(x)).numpy(), x + x)

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+import tvm
 from jax import lax
 
 import stablehlo_tvm
@@ -195,6 +196,7 @@ def test_each_iteration_calls_the_body_once():
     mod = stablehlo_tvm.import_stablehlo(jax.jit(lambda x: lax.fori_loop(0, 100, lambda i, v: v * 1.01 + i, x)).lower(x))
     (loop,) = [f for g, f in mod.functions_items() if g.name_hint.endswith("_loop")]
     assert loop.script().count("_body(") == _ITERATIONS_PER_CALL
+    assert tvm.relax.analysis.check_well_formed(mod)
 
 
 def test_carried_arrays_are_updated_in_place_on_copies():
