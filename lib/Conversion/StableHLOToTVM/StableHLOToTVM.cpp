@@ -63,8 +63,14 @@ struct ConvertStableHLOToTVMPass
     populateLapackPatterns(context, patterns);
     populateBatchNormPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
+    // Every pattern here decides before it changes anything, so no change
+    // ever needs undoing; the bookkeeping that undoing needs took half the
+    // conversion's time (a 12k-op module: 0.07 s -> 0.033 s). A new
+    // pattern keeps that rule: no failure() after the first change.
+    ConversionConfig config;
+    config.allowPatternRollback = false;
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns), config)))
       signalPassFailure();
   }
 };
