@@ -185,19 +185,19 @@ def _free_values(blocks: list[dict]) -> list[int]:
     in order of first use."""
     defined: set[int] = set()
     used: list[int] = []
-
-    def walk(block):
-        defined.update(arg_id for arg_id, _ in block["arguments"])
-        for op in block["ops"]:
-            used.extend(op["operands"])
-            defined.update(value_id for value_id, _ in op["results"])
-            for region in op["regions"]:
-                for nested in region:
-                    walk(nested)
-
     for block in blocks:
-        walk(block)
+        _note_values(block, defined, used)
     return list(dict.fromkeys(i for i in used if i not in defined))
+
+
+def _note_values(block: dict, defined: set[int], used: list[int]) -> None:
+    defined.update(arg_id for arg_id, _ in block["arguments"])
+    for op in block["ops"]:
+        used.extend(op["operands"])
+        defined.update(value_id for value_id, _ in op["results"])
+        for region in op["regions"]:
+            for nested in region:
+                _note_values(nested, defined, used)
 
 
 def _emit_case(emitter, bb, operands, attributes, op):
@@ -507,23 +507,26 @@ def _callees_first(functions: list[dict]) -> list[dict]:
     by_name = {f["name"]: f for f in functions}
     ordered: list[dict] = []
     state: dict[str, str] = {}
-
-    def visit(function: dict) -> None:
-        name = function["name"]
-        if state.get(name) == "done":
-            return
-        if state.get(name) == "visiting":
-            raise EmitError(f"@{name} calls itself (recursion has no Relax form here)")
-        state[name] = "visiting"
-        for callee in sorted(_callees([function])):
-            if callee in by_name:
-                visit(by_name[callee])
-        state[name] = "done"
-        ordered.append(function)
-
     for function in functions:
-        visit(function)
+        _visit_callees_first(function, by_name, state, ordered)
     return ordered
+
+
+# At module level, not nested in _callees_first: a nested function that
+# calls itself is a reference cycle, and it held the whole walk (and, through
+# the constants' views, the MLIR module) until the cycle collector ran.
+def _visit_callees_first(function: dict, by_name: dict, state: dict, ordered: list) -> None:
+    name = function["name"]
+    if state.get(name) == "done":
+        return
+    if state.get(name) == "visiting":
+        raise EmitError(f"@{name} calls itself (recursion has no Relax form here)")
+    state[name] = "visiting"
+    for callee in sorted(_callees([function])):
+        if callee in by_name:
+            _visit_callees_first(by_name[callee], by_name, state, ordered)
+    state[name] = "done"
+    ordered.append(function)
 
 
 def emit_module(functions: list[dict]):

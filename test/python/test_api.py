@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import tvm
+from jax import lax
 
 import stablehlo_tvm
 from stablehlo_tvm import _core
@@ -316,3 +317,31 @@ def test_public_functions_of_one_signature_stay_apart():
     np.testing.assert_array_equal(vm["f"](tvm.runtime.tensor(x)).numpy(), x + x)
     np.testing.assert_array_equal(vm["g"](tvm.runtime.tensor(x)).numpy(), x * x)
     np.testing.assert_array_equal(vm["h"](tvm.runtime.tensor(x)).numpy(), x + x)
+
+
+def test_an_import_leaves_its_walk_to_reference_counting():
+    # The walk's dicts go as soon as the import returns: held in a reference
+    # cycle they waited for the cycle collector, and with them, through the
+    # constants' views, the whole MLIR module.
+    import gc
+
+    def f(x, i):
+        x = lax.fori_loop(0, 3, lambda _, v: v * 2.0 + 1.0, x)
+        return lax.switch(i, [jnp.sin, jnp.cos, lambda v: v + 3.0], x)
+
+    text = jax.jit(f).lower(np.ones(4, np.float32), np.int32(1)).as_text()
+    stablehlo_tvm.import_stablehlo(text)  # first-time setup out of the way
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        stablehlo_tvm.import_stablehlo(text)
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        walked = [o for o in gc.garbage if isinstance(o, dict) and ("operands" in o or "ops" in o)]
+        assert walked == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
