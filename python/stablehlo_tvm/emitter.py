@@ -191,6 +191,7 @@ def _free_values(blocks: list[dict]) -> list[int]:
 
 
 def _note_values(block: dict, defined: set[int], used: list[int]) -> None:
+    """Adds the ids `block` (and what it nests) defines and uses."""
     defined.update(arg_id for arg_id, _ in block["arguments"])
     for op in block["ops"]:
         used.extend(op["operands"])
@@ -380,6 +381,7 @@ class _Emitter:
                 special = _SPECIAL.get(relax_name)
                 if special is not None:
                     expr = special(self, bb, operands, attributes, op)
+                    # Back from the values of any region it emitted.
                     self.current_values = values
                 else:
                     expr = _relax_op(relax_name)(*operands, **attributes)
