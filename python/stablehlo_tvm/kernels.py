@@ -462,13 +462,9 @@ def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
     offsets = [tir.Var(f"s{axis}", "int64") for axis in range(len(shape))]
     indices = [offset + counter for offset, counter in zip(offsets, counters)]
     store = tir.BufferStore(operand, tir.BufferLoad(update, counters), indices)
-    func = _loop_nest_primfunc([operand, update, *starts], store, counters, _dims(update_shape), parallel=False)
-    root = func.body.block
-    body = root.body
-    body = tir.SeqStmt([*(tir.Bind(offset, tir.BufferLoad(start, [])) for offset, start in zip(offsets, starts)), body])
-    from tvm import s_tir
-
-    return func.with_body(s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body)))
+    reads = [tir.Bind(offset, tir.BufferLoad(start, [])) for offset, start in zip(offsets, starts)]
+    loops = _loop_nest(store, counters, _dims(update_shape), parallel=False)
+    return _primfunc([operand, update, *starts], tir.SeqStmt([*reads, loops]))
 
 
 def copy_primfunc(shape: tuple, dtype: str):
@@ -491,11 +487,16 @@ def _dims(sizes) -> list:
 def _loop_nest_primfunc(params: list, body, counters: list, extents: list, parallel: bool):
     """A PrimFunc of `params` running `body` under one loop per counter
     (the outermost parallel when asked)."""
+    return _primfunc(params, _loop_nest(body, counters, extents, parallel))
+
+
+def _loop_nest(body, counters: list, extents: list, parallel: bool):
+    """`body` under one loop per counter (the outermost parallel when asked)."""
     tir = _tir()
     for depth, (counter, extent) in reversed(list(enumerate(zip(counters, extents)))):
         kind = tir.ForKind.PARALLEL if parallel and depth == 0 else tir.ForKind.SERIAL
         body = tir.For(counter, tir.IntImm("int64", 0), extent, kind, body)
-    return _primfunc(params, body)
+    return body
 
 
 def _primfunc(params: list, body):
