@@ -105,7 +105,7 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     operand_types = [operand.ty for operand in operands]
     operand_infos = [(tuple(int(d) for d in t.shape), t.dtype, str(t)) for t in operand_types]
     result_infos = [type_info for _, type_info in op["results"]]
-    where = f"{op['location']}: tvm.kernel"
+    where = _where(op)
     out = [_tensor_type(type_info, where) for type_info in result_infos]
     # Opaque to operator fusion (8 is TVM's kOpaque): a kernel keeps its own
     # loop nest, which FuseTIR cannot merge with legalized operators.
@@ -248,7 +248,7 @@ def _emit_call_dps_packed(emitter, bb, operands, attributes, op):
 
     if attributes["function"].startswith("stablehlo_tvm.lapack."):
         register()
-    where = f"{op['location']}: tvm.call_dps_packed"
+    where = _where(op)
     out = [_tensor_type(type_info, where) for _, type_info in op["results"]]
     scalars = [relax.prim_value(tirx.IntImm("int64", int(v))) for v in attributes["scalars"]]
     return relax.call_dps_packed(attributes["function"], list(operands) + scalars, out_ty=out[0] if len(out) == 1 else out)
