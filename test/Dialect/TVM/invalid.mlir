@@ -114,3 +114,12 @@ func.func @pad_mode(%x: tensor<2x3xf32>) -> tensor<3x3xf32> {
   %0 = tvm.nn.pad %x {pad_mode = "reflect", pad_value = 0.0 : f64, pad_width = array<i64: 1, 0, 0, 0>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+// Relax takes its transcendental functions of floating-point tensors only.
+func.func @exp_of_integers(%x: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of floating-point values}}
+  %0 = tvm.exp %x : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

@@ -15,6 +15,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TVM_Tensor : RankedTensorOf<[AnyType]>;
 def TVM_BoolTensor : RankedTensorOf<[I1]>;
+def TVM_FloatTensor : RankedTensorOf<[AnyFloat]>;
 
 // Every tvm op prints as `tvm.name %a, %b {attrs} : (A, B) -> R`.
 class TVM_PlainOp<string mnemonic, list<Trait> traits = []>
@@ -26,6 +27,12 @@ class TVM_UnaryOp<string mnemonic, list<Trait> traits = []>
     : TVM_PlainOp<mnemonic, traits # [SameOperandsAndResultType]> {
   let arguments = (ins TVM_Tensor:$x);
   let results = (outs TVM_Tensor:$result);
+}
+
+// Relax accepts these for floating-point tensors only.
+class TVM_FloatUnaryOp<string mnemonic> : TVM_UnaryOp<mnemonic> {
+  let arguments = (ins TVM_FloatTensor:$x);
+  let results = (outs TVM_FloatTensor:$result);
 }
 
 class TVM_BinaryOp<string mnemonic, list<Trait> traits = []>
@@ -50,25 +57,25 @@ class TVM_ReduceOp<string mnemonic>
 // Unary elementwise.
 def TVM_AbsOp : TVM_UnaryOp<"abs">;
 def TVM_NegativeOp : TVM_UnaryOp<"negative">;
-def TVM_ExpOp : TVM_UnaryOp<"exp">;
-def TVM_LogOp : TVM_UnaryOp<"log">;
-def TVM_TanhOp : TVM_UnaryOp<"tanh">;
-def TVM_SqrtOp : TVM_UnaryOp<"sqrt">;
-def TVM_RsqrtOp : TVM_UnaryOp<"rsqrt">;
-def TVM_SigmoidOp : TVM_UnaryOp<"sigmoid">;
+def TVM_ExpOp : TVM_FloatUnaryOp<"exp">;
+def TVM_LogOp : TVM_FloatUnaryOp<"log">;
+def TVM_TanhOp : TVM_FloatUnaryOp<"tanh">;
+def TVM_SqrtOp : TVM_FloatUnaryOp<"sqrt">;
+def TVM_RsqrtOp : TVM_FloatUnaryOp<"rsqrt">;
+def TVM_SigmoidOp : TVM_FloatUnaryOp<"sigmoid">;
 def TVM_LogicalNotOp : TVM_UnaryOp<"logical_not">;
-def TVM_CosOp : TVM_UnaryOp<"cos">;
-def TVM_SinOp : TVM_UnaryOp<"sin">;
-def TVM_TanOp : TVM_UnaryOp<"tan">;
-def TVM_CoshOp : TVM_UnaryOp<"cosh">;
-def TVM_SinhOp : TVM_UnaryOp<"sinh">;
-def TVM_AcosOp : TVM_UnaryOp<"acos">;
-def TVM_AsinOp : TVM_UnaryOp<"asin">;
-def TVM_AtanOp : TVM_UnaryOp<"atan">;
-def TVM_AcoshOp : TVM_UnaryOp<"acosh">;
-def TVM_AsinhOp : TVM_UnaryOp<"asinh">;
-def TVM_AtanhOp : TVM_UnaryOp<"atanh">;
-def TVM_ErfOp : TVM_UnaryOp<"erf">;
+def TVM_CosOp : TVM_FloatUnaryOp<"cos">;
+def TVM_SinOp : TVM_FloatUnaryOp<"sin">;
+def TVM_TanOp : TVM_FloatUnaryOp<"tan">;
+def TVM_CoshOp : TVM_FloatUnaryOp<"cosh">;
+def TVM_SinhOp : TVM_FloatUnaryOp<"sinh">;
+def TVM_AcosOp : TVM_FloatUnaryOp<"acos">;
+def TVM_AsinOp : TVM_FloatUnaryOp<"asin">;
+def TVM_AtanOp : TVM_FloatUnaryOp<"atan">;
+def TVM_AcoshOp : TVM_FloatUnaryOp<"acosh">;
+def TVM_AsinhOp : TVM_FloatUnaryOp<"asinh">;
+def TVM_AtanhOp : TVM_FloatUnaryOp<"atanh">;
+def TVM_ErfOp : TVM_FloatUnaryOp<"erf">;
 def TVM_FloorOp : TVM_UnaryOp<"floor">;
 def TVM_CeilOp : TVM_UnaryOp<"ceil">;
 def TVM_RoundOp : TVM_UnaryOp<"round">;
