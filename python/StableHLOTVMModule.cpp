@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RelaxBodyEmitter.h"
+
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
 #include "stablehlo-tvm/Support/LargeConstants.h"
@@ -27,7 +29,11 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/string.h>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -36,6 +42,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -130,9 +137,38 @@ private:
 /// (see LargeConstants.h); smaller ones stay attributes, which passes fold.
 constexpr size_t kLargeConstantBytes = 1 << 20;
 
+class PyModule;
+
+/// The modules alive now: what TVM's FFI is given is the address of one,
+/// which is checked here before it is used.
+struct LiveModules {
+  std::mutex mutex;
+  llvm::DenseSet<const PyModule *> modules;
+};
+
+LiveModules &liveModules() {
+  static LiveModules live;
+  return live;
+}
+
 /// A parsed module with the context that owns it.
 class PyModule {
 public:
+  ~PyModule() {
+    std::lock_guard<std::mutex> lock(liveModules().mutex);
+    liveModules().modules.erase(this);
+  }
+
+  PyModule(const PyModule &) = delete;
+  PyModule &operator=(const PyModule &) = delete;
+
+  /// The live module at `address`, or null.
+  static PyModule *lookup(int64_t address) {
+    auto *module = reinterpret_cast<PyModule *>(static_cast<intptr_t>(address));
+    std::lock_guard<std::mutex> lock(liveModules().mutex);
+    return liveModules().modules.contains(module) ? module : nullptr;
+  }
+
   /// Parses `text` (a str) where it lies: a module's text can be hundreds
   /// of MB of constants, and a copy of it would double the import's peak.
   static std::unique_ptr<PyModule> parse(nb::str text,
@@ -166,6 +202,8 @@ public:
   }
 
   void runPipeline(const std::string &pipeline) {
+    indexedFunction.clear();
+    indexedOps.clear();
     DiagnosticCollector diagnostics(context.get());
     bool failed;
     {
@@ -193,9 +231,32 @@ public:
 
   ModuleOp get() { return *module; }
 
+  /// The func.func named `name` that has a body, or a null op.
+  func::FuncOp function(llvm::StringRef name) {
+    auto func = module->lookupSymbol<func::FuncOp>(name);
+    return func && !func.isExternal() ? func : func::FuncOp();
+  }
+
+  /// The op at `index` in the body of function `name` (the order in which
+  /// the Relax body emitter counts them), or null.
+  Operation *bodyOp(const std::string &name, int64_t index) {
+    if (name != indexedFunction) {
+      indexedOps.clear();
+      indexedFunction = name;
+      if (func::FuncOp func = function(name))
+        for (Operation &op : func.getBody().front().without_terminator())
+          indexedOps.push_back(&op);
+    }
+    if (index < 0 || index >= static_cast<int64_t>(indexedOps.size()))
+      return nullptr;
+    return indexedOps[index];
+  }
+
 private:
   PyModule() : context(std::make_unique<MLIRContext>(makeRegistry())) {
     context->loadAllAvailableDialects();
+    std::lock_guard<std::mutex> lock(liveModules().mutex);
+    liveModules().modules.insert(this);
   }
 
   static DialectRegistry makeRegistry() {
@@ -224,6 +285,13 @@ private:
 
   std::unique_ptr<MLIRContext> context;
   OwningOpRef<ModuleOp> module;
+  // bodyOp's index of one function's ops.
+  std::string indexedFunction;
+  std::vector<Operation *> indexedOps;
+
+public:
+  /// The Python forms of types that body_op gave, for the next ones.
+  DenseMap<Type, nb::object> describedTypes;
 };
 
 //===----------------------------------------------------------------------===//
@@ -380,14 +448,16 @@ nb::object attributeToPython(Attribute attr, nb::handle owner) {
   return nb::str(text.c_str());
 }
 
-/// Gives every SSA value of one function a small integer id, and every type
-/// its Python form, made once: a function's values share few types.
+/// Gives every SSA value its id (the one the Relax body emitter uses too),
+/// and every type its Python form, made once: a function's values share few
+/// types.
 class ValueIds {
 public:
-  int64_t operator()(Value value) {
-    auto [it, inserted] = ids.try_emplace(value, ids.size());
-    return it->second;
-  }
+  ValueIds() : types(ownTypes) {}
+  /// Python forms kept in `types`, to be shared between walks.
+  explicit ValueIds(DenseMap<Type, nb::object> &types) : types(types) {}
+
+  int64_t operator()(Value value) { return stablehlo_tvm::python::valueId(value); }
 
   nb::object typeOf(Type type) {
     auto [it, inserted] = types.try_emplace(type);
@@ -397,8 +467,8 @@ public:
   }
 
 private:
-  DenseMap<Value, int64_t> ids;
-  DenseMap<Type, nb::object> types;
+  DenseMap<Type, nb::object> ownTypes;
+  DenseMap<Type, nb::object> &types;
 };
 
 /// An op's attributes as Python values; comparison predicates by name.
@@ -455,9 +525,24 @@ nb::dict blockToPython(Block &block, ValueIds &idOf, nb::handle owner) {
   return result;
 }
 
+/// The functions that tvm.call ops in `func` call, nested ones too.
+nb::list calleesOf(func::FuncOp func) {
+  std::set<std::string> names;
+  func.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "tvm.call")
+      if (auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee"))
+        names.insert(callee.getValue().str());
+  });
+  nb::list list;
+  for (const std::string &name : names)
+    list.append(name);
+  return list;
+}
+
 /// One function as a dict: name, public, attributes, arguments [(id, type)],
-/// results [type], ops (those of its entry block but the return), returns.
-nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
+/// results [type], returns, callees and, when `withOps`, ops (those of its
+/// entry block but the return).
+nb::dict functionToPython(func::FuncOp func, nb::handle owner, bool withOps) {
   ValueIds idOf;
   nb::dict result;
   result["name"] = func.getSymName().str();
@@ -474,20 +559,38 @@ nb::dict functionToPython(func::FuncOp func, nb::handle owner) {
     Block &body = func.getBody().front();
     for (BlockArgument arg : body.getArguments())
       arguments.append(nb::make_tuple(idOf(arg), idOf.typeOf(arg.getType())));
-    for (Operation &op : body) {
-      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        for (Value v : ret.getOperands())
-          returns.append(idOf(v));
-        continue;
-      }
-      ops.append(opToPython(op, idOf, owner));
-    }
+    for (Value v : body.getTerminator()->getOperands())
+      returns.append(idOf(v));
+    if (withOps)
+      for (Operation &op : body.without_terminator())
+        ops.append(opToPython(op, idOf, owner));
   }
   result["arguments"] = arguments;
   result["results"] = results;
-  result["ops"] = ops;
+  if (withOps)
+    result["ops"] = ops;
   result["returns"] = returns;
+  result["callees"] = calleesOf(func);
   return result;
+}
+
+/// What "stablehlo_tvm.emit_relax_body" does: emitRelaxBody on function
+/// `name` of the live module at `moduleAddress`.
+tvm::ffi::Array<tvm::ffi::Any>
+emitRelaxBodyOf(int64_t moduleAddress, const tvm::ffi::String &name,
+                const tvm::ffi::Any &builder,
+                const tvm::ffi::Array<tvm::ffi::Any> &params,
+                const tvm::ffi::Array<tvm::ffi::Any> &paramTypes,
+                const tvm::ffi::Function &fallback) {
+  PyModule *module = PyModule::lookup(moduleAddress);
+  if (!module)
+    TVM_FFI_THROW(ValueError) << "no live stablehlo_tvm module at this address";
+  func::FuncOp func = module->function(std::string(name));
+  if (!func)
+    TVM_FFI_THROW(ValueError) << "the module has no function @" << name
+                              << " with a body";
+  return stablehlo_tvm::python::emitRelaxBody(func, builder, params,
+                                              paramTypes, fallback);
 }
 
 } // namespace
@@ -496,6 +599,9 @@ NB_MODULE(_core, m) {
   m.doc() = "C++ core of stablehlo_tvm: parsing, the import pipeline, walking";
 
   stablehlo_tvm::registerAllPasses();
+  tvm::ffi::Function::SetGlobal("stablehlo_tvm.emit_relax_body",
+                                tvm::ffi::Function::FromTyped(emitRelaxBodyOf),
+                                /*override=*/true);
 
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {
@@ -514,6 +620,23 @@ NB_MODULE(_core, m) {
   m.attr("IMPORT_PIPELINE") = stablehlo_tvm::getImportPipeline();
   m.attr("IMPORT_PASSES") = stablehlo_tvm::getImportPasses();
 
+  m.def(
+      "directly_emitted_ops",
+      []() {
+        DialectRegistry registry;
+        stablehlo_tvm::registerAllDialects(registry);
+        MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+        context.loadAllAvailableDialects();
+        std::vector<std::string> names;
+        for (RegisteredOperationName name : context.getRegisteredOperations())
+          if (stablehlo_tvm::python::emitsDirectly(name))
+            names.push_back(name.getStringRef().str());
+        llvm::sort(names);
+        return names;
+      },
+      "The tvm-dialect ops the C++ Relax emitter builds itself "
+      "(RelaxBodyEmitter.h), sorted by name.");
+
   nb::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, nb::arg("text"),
                   nb::arg("source_name") = "<input>",
@@ -527,14 +650,34 @@ NB_MODULE(_core, m) {
       .def("__str__", [](PyModule &self) { return self.toText(false, false); })
       .def(
           "functions",
-          [](nb::handle self) {
+          [](nb::handle self, bool ops) {
             PyModule &module = nb::cast<PyModule &>(self);
             nb::list list;
             for (auto func : module.get().getOps<func::FuncOp>())
-              list.append(functionToPython(func, self));
+              list.append(functionToPython(func, self, ops));
             return list;
           },
+          nb::arg("ops") = true,
           "Every func.func of the module as a dict (see functionToPython).")
+      .def(
+          "body_op",
+          [](nb::handle self, const std::string &function, int64_t index) {
+            PyModule &module = nb::cast<PyModule &>(self);
+            Operation *op = module.bodyOp(function, index);
+            if (!op)
+              throw nb::index_error(
+                  ("@" + function + " has no op " + std::to_string(index))
+                      .c_str());
+            ValueIds idOf(module.describedTypes);
+            return opToPython(*op, idOf, self);
+          },
+          nb::arg("function"), nb::arg("index"),
+          "The op at `index` in the body of `function`, as a dict "
+          "(see opToPython).")
+      .def_prop_ro(
+          "address",
+          [](PyModule &self) { return reinterpret_cast<intptr_t>(&self); },
+          "What stablehlo_tvm.emit_relax_body (TVM's FFI) takes for it.")
       .def(
           "op_names",
           [](PyModule &self) {

@@ -45,7 +45,7 @@ def import_stablehlo(source: Any, *example_args: Any):
     # The walk and the emitter make a few Python objects per op, none of
     # them cyclic: the cycle collector would rescan them all many times.
     with _collector_paused():
-        return emit_module(module.functions())
+        return emit_module(module.functions(ops=False), module)
 
 
 @contextlib.contextmanager

@@ -155,10 +155,10 @@ def run_program(text: str, name: str) -> dict[str, Any]:
         else:
             result["message"] = (lines[1] if len(lines) > 1 else lines[0])[:400]
         return result
-    functions = {f["name"]: f for f in module.functions()}
+    functions = {f["name"]: f for f in module.functions(ops=False)}
     entries = [f for f in functions.values() if "stablehlo_tvm.checks" in f["attributes"]]
     try:
-        compiled = build(emit_module(list(functions.values())))
+        compiled = build(emit_module(list(functions.values()), module))
     except Exception as e:  # TVM raises its own error types
         result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
         return result

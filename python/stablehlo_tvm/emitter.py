@@ -338,11 +338,22 @@ _COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
 
 class _Emitter:
     """Emits tvm-dialect functions into one module builder; regions of
-    control-flow ops become private functions of the same module."""
+    control-flow ops become private functions of the same module.
 
-    def __init__(self):
+    A function walked into dicts with its ops is emitted from them. One
+    walked without (`_core.Module.functions(ops=False)`) is emitted by the
+    C++ emitter (python/RelaxBodyEmitter.h) from `source`, the module it came
+    from, which hands each op it does not build itself back to `emit_ops`."""
+
+    def __init__(self, source=None):
         from tvm import relax
+        from tvm.relax import _ffi_api
 
+        self.relax = relax
+        # What BlockBuilder.emit calls once it has turned Python tuples into
+        # Relax ones; an emitted expression is never a Python tuple.
+        self.emit_binding = _ffi_api.BlockBuilderEmit
+        self.source = source
         self.module = relax.BlockBuilder()
         self.count = 0
         self.has_loops = False
@@ -356,16 +367,15 @@ class _Emitter:
         self.count += 1
         return f"{hint}{self.count}"
 
-    def emit_ops(self, bb, ops: list[dict], values: dict[int, Any]) -> None:
-        """Emits `ops` into `bb`'s current dataflow block."""
-        from tvm import relax
-        from tvm.relax import _ffi_api
-
-        # What BlockBuilder.emit calls once it has turned Python tuples into
-        # Relax ones; an emitted expression is never a Python tuple.
-        emit = _ffi_api.BlockBuilderEmit
+    def emit_ops(self, bb, ops: list[dict], values: dict[int, Any], emitted: list[tuple] | None = None) -> None:
+        """Emits `ops` into `bb`'s current dataflow block and checks the
+        types of what it emitted; given `emitted`, it adds them there for the
+        caller to check instead."""
+        relax = self.relax
+        emit = self.emit_binding
+        check = emitted is None
         # (value, type_info, op): what _check_types compares.
-        emitted: list[tuple] = []
+        emitted = [] if emitted is None else emitted
         op: dict = {}
         self.current_values = values
         try:
@@ -404,7 +414,8 @@ class _Emitter:
             # better than Relax's message does.
             _check_types(emitted)
             raise EmitError(f"{_where(op)}: {error}") from error
-        _check_types(emitted)
+        if check:
+            _check_types(emitted)
 
     def region_function(self, name: str, block: dict, types: list, as_tuple: bool, captured=()):
         """A private function of a region's block: its arguments (then the
@@ -439,8 +450,11 @@ class _Emitter:
             values[value_id] = var
 
         def body(bb):
-            self.emit_ops(bb, function["ops"], values)
-            outputs = [values[i] for i in function["returns"]]
+            if "ops" in function:
+                self.emit_ops(bb, function["ops"], values)
+                outputs = [values[i] for i in function["returns"]]
+            else:
+                outputs = self.emit_body(bb, name, params)
             return outputs[0] if len(outputs) == 1 else relax.Tuple(outputs)
 
         # How complex values were split into real pairs (stablehlo-lower-complex),
@@ -448,6 +462,36 @@ class _Emitter:
         attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
         attrs["global_symbol"] = name
         self.functions[name] = self.add_function(name, params, body, attrs)
+
+    def emit_body(self, bb, name: str, params: list) -> list:
+        """Emits the body of `source`'s function `name` into `bb`'s dataflow
+        block; returns the values it returns."""
+        import tvm_ffi
+
+        errors: list[BaseException] = []
+        # What the ops passed back emitted, checked once at the end.
+        emitted: list[tuple] = []
+
+        def emit_op(index: int, *ids_and_values) -> list:
+            # One op the C++ emitter passes back: [value, type] per result.
+            try:
+                op = self.source.body_op(name, index)
+                values = dict(zip(ids_and_values[::2], ids_and_values[1::2]))
+                self.emit_ops(bb, [op], values, emitted)
+                return [x for value_id, _ in op["results"] for x in (values[value_id], values[value_id].ty)]
+            except BaseException as error:
+                errors.append(error)
+                raise
+
+        emit = tvm_ffi.get_global_func("stablehlo_tvm.emit_relax_body")
+        try:
+            outputs = list(emit(self.source.address, name, bb, params, [p.ty for p in params], emit_op))
+        except Exception as error:
+            if errors:  # the op's own error, not TVM's wrapping of it
+                raise errors[0] from None
+            raise EmitError(f"@{name}: {error}") from error
+        _check_types(emitted)
+        return outputs
 
     def add_function(self, name: str, params: list, body: Callable[[Any], Any], attrs: dict):
         """Adds the Relax function whose `body(bb)` emits its ops into a
@@ -469,8 +513,13 @@ class _Emitter:
             # Also when `body` raises: a builder dropped with a block open
             # warns on stderr.
             block = _ffi_api.BlockBuilderEndBlock(bb)
-        seq = bb.normalize(relax.SeqExpr([block], out))
         bb.end_scope()
+        # Not bb.normalize, which revisits every binding (a tenth of a large
+        # import): the emitter binds no symbolic shape variables (no
+        # match_cast), so the type the normalizer would give the sequence,
+        # the output's with variables bound inside it erased, is the output's.
+        seq = relax.SeqExpr([block], out)
+        relax.expr._update_type(seq, out.ty)
         func = relax.Function(params, seq, is_pure=True, attrs=_dict_attrs(attrs) if attrs else None)
         # A name of its own makes each stand-in distinct to the deduplication.
         stand_in = relax.Function.create_empty(params, func.ret_ty, attrs=_dict_attrs({**attrs, "stablehlo_tvm.stand_in": name}))
@@ -490,17 +539,6 @@ def _dict_attrs(attrs: dict):
     import tvm
 
     return tvm.ir.make_node("ir.DictAttrs", **attrs)
-
-
-def _callees(blocks: list[dict]) -> set[str]:
-    names: set[str] = set()
-    for block in blocks:
-        for op in block["ops"]:
-            if op["name"] == "tvm.call":
-                names.add(op["attributes"]["callee"])
-            for region in op["regions"]:
-                names |= _callees(region)
-    return names
 
 
 def _callees_first(functions: list[dict]) -> list[dict]:
@@ -524,18 +562,19 @@ def _visit_callees_first(function: dict, by_name: dict, state: dict, ordered: li
     if state.get(name) == "visiting":
         raise EmitError(f"@{name} calls itself (recursion has no Relax form here)")
     state[name] = "visiting"
-    for callee in sorted(_callees([function])):
+    for callee in function["callees"]:
         if callee in by_name:
             _visit_callees_first(by_name[callee], by_name, state, ordered)
     state[name] = "done"
     ordered.append(function)
 
 
-def emit_module(functions: list[dict]):
-    """A Relax IRModule with one function per public func.func."""
+def emit_module(functions: list[dict], source=None):
+    """A Relax IRModule with one function per public func.func; `source` is
+    the `_core.Module` of functions walked without their ops."""
     from .runtime import LOOPS_ATTRIBUTE
 
-    emitter = _Emitter()
+    emitter = _Emitter(source)
     for function in _callees_first([f for f in functions if f["public"]]):
         emitter.emit_function(function)
     module = emitter.finish()

@@ -278,7 +278,7 @@ def test_a_rejected_op_in_a_module_is_an_emit_error_and_nothing_more(capfd):
 
     t, u = ((2, 3), "float32", "tensor<2x3xf32>"), ((4, 5), "float32", "tensor<4x5xf32>")
     op = {"name": "tvm.add", "operands": [0, 1], "results": [(2, t)], "attributes": {}, "location": "model.mlir:7:3", "regions": []}
-    function = {"name": "main", "public": True, "attributes": {}, "arguments": [(0, t), (1, u)], "results": [t], "returns": [2], "ops": [op]}
+    function = {"name": "main", "public": True, "attributes": {}, "arguments": [(0, t), (1, u)], "results": [t], "returns": [2], "callees": [], "ops": [op]}
     with pytest.raises(EmitError, match=r"^model.mlir:7:3: tvm.add: .*broadcast"):
         emit_module([function])
     import gc
