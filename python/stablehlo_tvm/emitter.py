@@ -4,8 +4,9 @@ Each tvm op is exactly one Relax construct: ``tvm.X`` is ``tvm.relax.op.X``
 called with the op's operands as positional arguments and its attributes as
 keyword arguments. The few ops whose Relax form is not such a call are listed
 in ``_SPECIAL``. No semantic decision is made here: the C++ pipeline already
-chose every operator, shape and dtype, and each emitted value is checked
-against the result type the pipeline computed.
+chose every operator, shape and dtype, and each value emitted here is checked
+against the result type the pipeline computed. Elementwise ops are built by
+the C++ emitter (python/RelaxBodyEmitter.h), which hands the rest back here.
 """
 
 from __future__ import annotations
