@@ -147,8 +147,9 @@ struct LiveModules {
 };
 
 LiveModules &liveModules() {
-  static LiveModules live;
-  return live;
+  // Never destroyed: a module may outlive static destruction at exit.
+  static LiveModules *live = new LiveModules();
+  return *live;
 }
 
 /// A parsed module with the context that owns it.
@@ -231,6 +232,9 @@ public:
 
   ModuleOp get() { return *module; }
 
+  /// The Python forms of the types of the ops body_op gave, for the next.
+  DenseMap<Type, nb::object> describedTypes;
+
   /// The func.func named `name` that has a body, or a null op.
   func::FuncOp function(llvm::StringRef name) {
     auto func = module->lookupSymbol<func::FuncOp>(name);
@@ -288,10 +292,6 @@ private:
   // bodyOp's index of one function's ops.
   std::string indexedFunction;
   std::vector<Operation *> indexedOps;
-
-public:
-  /// The Python forms of types that body_op gave, for the next ones.
-  DenseMap<Type, nb::object> describedTypes;
 };
 
 //===----------------------------------------------------------------------===//
