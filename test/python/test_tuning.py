@@ -89,3 +89,28 @@ def test_tune_argument_is_checked():
     for bad in (0, -3, True, "many", 2.5):
         with pytest.raises(TypeError, match="tune must be"):
             as_tuning(bad)
+
+
+def test_a_candidate_that_compiles_too_long_fails_and_the_builder_goes_on(tmp_path):
+    # A candidate over the timeout is a failed build, not a hang; within
+    # the timeout, candidates build in the one worker, each in a directory
+    # of its own.
+    from tvm import te
+
+    from stablehlo_tvm.cpu.tuning import WorkerBuilder, _builder_pool
+
+    a = te.placeholder((64,), name="a")
+    b = te.compute((64,), lambda i: a[i] + 1.0, name="b")
+    mod = tvm.IRModule({"main": te.create_prim_func([a, b])})
+    item = ms.builder.BuilderInput(mod, host_target())
+    with _builder_pool(timeout=0.001) as pool:
+        (result,) = WorkerBuilder(str(tmp_path), pool, 0.001).build([item])
+    assert result.artifact_path is None
+    assert "compilation took over 0.001 s" in result.error_msg
+    with _builder_pool(timeout=120) as pool:
+        builder = WorkerBuilder(str(tmp_path), pool, 120)
+        first, second = builder.build([item, item])
+    for built in (first, second):
+        assert built.error_msg is None, built.error_msg
+        assert built.artifact_path.startswith(str(tmp_path))
+    assert first.artifact_path != second.artifact_path

@@ -7,10 +7,15 @@ fastest is stored as the workload's chosen schedule: tuning does not make a
 workload slower than the untuned build, as far as measurements can tell. A
 workload with a chosen schedule is not tuned again.
 
-Candidates are compiled in this process: the fast transcendentals
-(`fastmath.register`) are process-wide op attributes a worker process would
-not have, and MetaSchedule's default builder starts a fresh worker that
-imports TVM's tensor intrinsics (tens of seconds) for every batch.
+Candidates are compiled in one worker process kept for the whole tuning,
+started with the fast transcendentals registered (`fastmath.register`, op
+attributes of a process): MetaSchedule's default builder starts a fresh
+worker that imports TVM's tensor intrinsics (tens of seconds) for every
+batch. A worker can be stopped where compiling in this process could not:
+MetaSchedule samples some schedules whose compilation does not finish (an
+inlined elementwise chain after a matmul grew for over ten minutes); after
+`Tuning.build_timeout` seconds such a candidate is a failed one and the
+worker starts again.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ class Tuning:
         keep the rules' schedule untuned (copies, reshapes, small reductions).
     trials_per_round: candidates measured for a workload at a time.
     progress: MetaSchedule's per-round log and a summary on stdout.
+    build_timeout: seconds a candidate may take to compile.
     """
 
     trials: int = 200
@@ -50,6 +56,7 @@ class Tuning:
     min_flops: float = 1e5
     trials_per_round: int = 16
     progress: bool = True
+    build_timeout: float = 60.0
 
 
 def as_tuning(tune) -> Tuning | None:
@@ -121,7 +128,8 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="stablehlo_tvm-tune-"))
             stack.enter_context(_meta_schedule_log(tuning.progress))
             search_runner, final_runner = stack.enter_context(_runners())
-            builder = InProcessBuilder(scratch)
+            pool = stack.enter_context(_builder_pool(tuning.build_timeout))
+            builder = WorkerBuilder(scratch, pool, tuning.build_timeout)
             # Candidates from an earlier run that stopped before choosing stand.
             search = [task for task in pending if not _best(candidates, task)]
             # MetaSchedule writes its logs under <work_dir>/logs.
@@ -204,28 +212,58 @@ def _choose(task, target, candidates, chosen, builder, runner) -> TunedWorkload:
     )
 
 
-@derived_object
-class InProcessBuilder(ms.builder.PyBuilder):
-    """Compiles candidates here (see the module docstring), exporting each
-    into a directory of its own under `directory` for the runner's process."""
+def _compile_candidate(mod: tvm.IRModule, target, directory: str) -> str:
+    """In the builder's worker: compiles a candidate and exports it into a
+    directory of its own under `directory` (MetaSchedule removes that
+    directory once the candidate is measured); returns the file."""
+    from tvm.s_tir.transform import RemoveWeightLayoutRewriteBlock
+    from tvm.support.tar import tar
 
-    def __init__(self, directory: str):
+    mod = RemoveWeightLayoutRewriteBlock(skip_tensor_rewrite=True)(mod)
+    library = tvm.compile(mod, target=target)
+    path = os.path.join(tempfile.mkdtemp(dir=directory), "candidate.tar")
+    library.export_library(path, fcompile=tar)
+    return path
+
+
+def _start_builder_worker() -> None:
+    from .fastmath import register
+
+    register()
+
+
+@contextlib.contextmanager
+def _builder_pool(timeout: float):
+    """The builder's worker process, for the tuning's duration."""
+    from tvm.support.popen_pool import PopenPoolExecutor
+
+    pool = PopenPoolExecutor(max_workers=1, timeout=timeout, initializer=_start_builder_worker)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True)
+
+
+@derived_object
+class WorkerBuilder(ms.builder.PyBuilder):
+    """Compiles candidates in `pool`'s worker (see the module docstring),
+    each within its `timeout`, exporting each under `directory` for the
+    runner's process."""
+
+    def __init__(self, directory: str, pool, timeout: float):
         super().__init__()
         self.directory = directory
+        self.pool = pool
+        self.timeout = timeout
 
     def build(self, build_inputs):
-        from tvm.support.tar import tar
-        from tvm.s_tir.transform import RemoveWeightLayoutRewriteBlock
-
+        futures = [self.pool.submit(_compile_candidate, item.mod, item.target, self.directory) for item in build_inputs]
         results = []
-        for item in build_inputs:
+        for future in futures:
             try:
-                mod = RemoveWeightLayoutRewriteBlock(skip_tensor_rewrite=True)(item.mod)
-                library = tvm.compile(mod, target=item.target)
-                # MetaSchedule removes a candidate's directory once measured.
-                path = os.path.join(tempfile.mkdtemp(dir=self.directory), "candidate.tar")
-                library.export_library(path, fcompile=tar)
-                results.append(ms.builder.BuilderResult(path, None))
+                results.append(ms.builder.BuilderResult(future.result(), None))
+            except TimeoutError:
+                results.append(ms.builder.BuilderResult(None, f"compilation took over {self.timeout:g} s"))
             except Exception as error:  # noqa: BLE001 - a failed candidate is a result
                 results.append(ms.builder.BuilderResult(None, f"{type(error).__name__}: {error}"))
         return results
