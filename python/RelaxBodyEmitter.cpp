@@ -156,16 +156,12 @@ ffi::Array<ffi::Any> emitRelaxBody(func::FuncOp func, const ffi::Any &builder,
   BodyEmitter emitter(builder, fallback);
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     emitter.bind(arg, {params[i], paramTypes[i]});
+  // Indexed as PyModule::bodyOp indexes them.
+  for (auto [index, op] : llvm::enumerate(body.without_terminator()))
+    emitter.emit(op, index);
   ffi::Array<ffi::Any> outputs;
-  int64_t index = 0;
-  for (Operation &op : body) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (Value value : ret.getOperands())
-        outputs.push_back(emitter.lookup(value).first);
-      break;
-    }
-    emitter.emit(op, index++);
-  }
+  for (Value value : body.getTerminator()->getOperands())
+    outputs.push_back(emitter.lookup(value).first);
   return outputs;
 }
 

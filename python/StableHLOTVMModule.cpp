@@ -232,6 +232,13 @@ public:
 
   ModuleOp get() { return *module; }
 
+  /// The dialects every module's context has.
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    stablehlo_tvm::registerAllDialects(registry);
+    return registry;
+  }
+
   /// The Python forms of the types of the ops body_op gave, for the next.
   DenseMap<Type, nb::object> describedTypes;
 
@@ -261,12 +268,6 @@ private:
     context->loadAllAvailableDialects();
     std::lock_guard<std::mutex> lock(liveModules().mutex);
     liveModules().modules.insert(this);
-  }
-
-  static DialectRegistry makeRegistry() {
-    DialectRegistry registry;
-    stablehlo_tvm::registerAllDialects(registry);
-    return registry;
   }
 
   bool runPipelineImpl(const std::string &pipeline) {
@@ -623,9 +624,8 @@ NB_MODULE(_core, m) {
   m.def(
       "directly_emitted_ops",
       []() {
-        DialectRegistry registry;
-        stablehlo_tvm::registerAllDialects(registry);
-        MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+        MLIRContext context(PyModule::makeRegistry(),
+                            MLIRContext::Threading::DISABLED);
         context.loadAllAvailableDialects();
         std::vector<std::string> names;
         for (RegisteredOperationName name : context.getRegisteredOperations())
