@@ -97,18 +97,17 @@ def test_a_candidate_that_compiles_too_long_fails_and_the_builder_goes_on(tmp_pa
     # of its own.
     from tvm import te
 
-    from stablehlo_tvm.cpu.tuning import WorkerBuilder, _builder_pool
+    from stablehlo_tvm.cpu.tuning import _worker_builder
 
     a = te.placeholder((64,), name="a")
     b = te.compute((64,), lambda i: a[i] + 1.0, name="b")
     mod = tvm.IRModule({"main": te.create_prim_func([a, b])})
     item = ms.builder.BuilderInput(mod, host_target())
-    with _builder_pool(timeout=0.001) as pool:
-        (result,) = WorkerBuilder(str(tmp_path), pool, 0.001).build([item])
+    with _worker_builder(str(tmp_path), timeout=0.001) as builder:
+        (result,) = builder.build([item])
     assert result.artifact_path is None
     assert "compilation took over 0.001 s" in result.error_msg
-    with _builder_pool(timeout=120) as pool:
-        builder = WorkerBuilder(str(tmp_path), pool, 120)
+    with _worker_builder(str(tmp_path), timeout=120) as builder:
         first, second = builder.build([item, item])
     for built in (first, second):
         assert built.error_msg is None, built.error_msg

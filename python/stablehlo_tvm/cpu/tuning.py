@@ -128,8 +128,7 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="stablehlo_tvm-tune-"))
             stack.enter_context(_meta_schedule_log(tuning.progress))
             search_runner, final_runner = stack.enter_context(_runners())
-            pool = stack.enter_context(_builder_pool(tuning.build_timeout))
-            builder = WorkerBuilder(scratch, pool, tuning.build_timeout)
+            builder = stack.enter_context(_worker_builder(scratch, tuning.build_timeout))
             # Candidates from an earlier run that stopped before choosing stand.
             search = [task for task in pending if not _best(candidates, task)]
             # MetaSchedule writes its logs under <work_dir>/logs.
@@ -233,13 +232,13 @@ def _start_builder_worker() -> None:
 
 
 @contextlib.contextmanager
-def _builder_pool(timeout: float):
-    """The builder's worker process, for the tuning's duration."""
+def _worker_builder(directory: str, timeout: float):
+    """A WorkerBuilder and its worker process, for the tuning's duration."""
     from tvm.support.popen_pool import PopenPoolExecutor
 
     pool = PopenPoolExecutor(max_workers=1, timeout=timeout, initializer=_start_builder_worker)
     try:
-        yield pool
+        yield WorkerBuilder(directory, pool, timeout)
     finally:
         pool.shutdown(wait=True)
 
@@ -247,8 +246,8 @@ def _builder_pool(timeout: float):
 @derived_object
 class WorkerBuilder(ms.builder.PyBuilder):
     """Compiles candidates in `pool`'s worker (see the module docstring),
-    each within its `timeout`, exporting each under `directory` for the
-    runner's process."""
+    each within `timeout`, the pool's own, exporting each under `directory`
+    for the runner's process; `_worker_builder` makes both."""
 
     def __init__(self, directory: str, pool, timeout: float):
         super().__init__()
