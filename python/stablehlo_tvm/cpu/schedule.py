@@ -9,14 +9,13 @@ from tvm import tirx
 
 
 def default_rules() -> list:
-    from tvm.s_tir.dlight.cpu import GEMV
-
     from .elementwise import Elementwise
+    from .gemv import MatrixVector
     from .matmul import Matmul
     from .reduction import RowReduction
 
     # TVM's GEMV rule takes the matrix-vector products (one row) Matmul leaves.
-    return [Matmul(), GEMV(), RowReduction(), Elementwise()]
+    return [Matmul(), MatrixVector(), RowReduction(), Elementwise()]
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ScheduleFunctions")

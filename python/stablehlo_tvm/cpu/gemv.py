@@ -1,0 +1,27 @@
+"""Matrix-vector products: TVM's dlight GEMV rule, given only the functions
+it can schedule.
+
+That rule inlines every spatial block of a function before it looks at what
+the function computes, with no regard to how often each value is read: on a
+long element-wise formula (erf_inv's Newton steps, digamma) the inlined
+expression doubles with each level and the rule never returns. Here it sees
+only functions with one reduction and few other blocks, the shape it
+schedules (a product and its epilogue)."""
+
+from __future__ import annotations
+
+from tvm import s_tir, tirx
+from tvm.s_tir.dlight.analysis import normalize_prim_func
+from tvm.s_tir.dlight.cpu import GEMV
+from tvm.target import Target
+
+# A product, its bias, activation and casts.
+_MAX_BLOCKS = 8
+
+
+class MatrixVector(GEMV):
+    def apply(self, func: tirx.PrimFunc, target: Target, tunable: bool):
+        blocks = normalize_prim_func(s_tir.Schedule(func))
+        if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:
+            return None
+        return super().apply(func, target, tunable)
