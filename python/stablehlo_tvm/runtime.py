@@ -10,25 +10,35 @@ import numpy as np
 
 class Compiled:
     """A compiled entry function: takes array-likes, returns numpy arrays
-    (a tuple when the function has several results)."""
+    (a tuple when the function has several results). Safe to call from
+    several threads at once: each runs its own VirtualMachine."""
 
     def __init__(self, executable, device, entry: str, irmodule, tuning_report=None):
-        from tvm import relax
-
         self.executable = executable
         self.device = device
         self.entry = entry
         self.irmodule = irmodule
         # build(..., tune=...): a stablehlo_tvm.cpu.tuning.TunedWorkload per workload.
         self.tuning_report = tuning_report
-        self._vm = relax.VirtualMachine(executable, device)
         # Loops are recursive Relax functions: each iteration is a native
         # stack frame of the VM, so such modules run on a thread with room.
         attrs = irmodule.attrs
         self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
-        # name -> (VM function, complex argument and result positions),
-        # resolved on the first call.
-        self._functions: dict[str, tuple[Any, set[int], set[int]]] = {}
+        # name -> (Relax name, complex argument and result positions).
+        self._signatures: dict[str, tuple[str, set[int], set[int]]] = {}
+        # A VirtualMachine holds the registers and memory of the call it
+        # runs, so each calling thread gets its own over the one executable.
+        self._per_thread = threading.local()
+
+    @property
+    def _vm(self):
+        local = self._per_thread
+        if not hasattr(local, "vm"):
+            from tvm import relax
+
+            local.vm = relax.VirtualMachine(self.executable, self.device)
+            local.functions = {}
+        return local.vm
 
     def __call__(self, *args: Any):
         return self.call(self.entry, *args)
@@ -58,9 +68,14 @@ class Compiled:
     def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
         import tvm
 
-        if name not in self._functions:
-            self._functions[name] = self._resolve(name)
-        function, complex_args, complex_results = self._functions[name]
+        vm = self._vm
+        functions = self._per_thread.functions
+        if name not in functions:
+            if name not in self._signatures:
+                self._signatures[name] = self._resolve(name)
+            relax_name, complex_args, complex_results = self._signatures[name]
+            functions[name] = (vm[relax_name], complex_args, complex_results)
+        function, complex_args, complex_results = functions[name]
         arrays = []
         for i, a in enumerate(args):
             # order="C" copies only when needed and, unlike
@@ -73,10 +88,10 @@ class Compiled:
             arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
         return function, [tvm.runtime.tensor(a, self.device) for a in arrays], complex_results
 
-    def _resolve(self, name: str) -> tuple[Any, set[int], set[int]]:
-        """The VM function the program calls `name` (TVM renames symbols such
-        as 'f.impl'; the original stays the function's global_symbol) and
-        how its complex values were split."""
+    def _resolve(self, name: str) -> tuple[str, set[int], set[int]]:
+        """The name of the Relax function the program calls `name` (TVM
+        renames symbols such as 'f.impl'; the original stays the function's
+        global_symbol) and how its complex values were split."""
         relax_name = name
         for gvar, relax_function in self.irmodule.functions.items():
             attrs = relax_function.attrs
@@ -86,7 +101,7 @@ class Compiled:
         attrs = self.irmodule[relax_name].attrs
         complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
         complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
-        return self._vm[relax_name], complex_args, complex_results
+        return relax_name, complex_args, complex_results
 
 
 LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
@@ -127,6 +142,8 @@ class _DeepStackThread:
 
 
 _DEEP_STACK = _DeepStackThread()
+
+_COMPILE_LOCK = threading.Lock()
 
 
 def _call_with_deep_stack(function, args):
@@ -191,13 +208,16 @@ def build(
     target = resolve_target(target)
     tuning = as_tuning(tune)
     to_compile, pipeline, report = irmodule, "default", None
-    if target.kind.name == "llvm" and schedule:
-        database = None
-        if tuning is not None:
-            to_compile = fuse(irmodule, target, blas)
-            database, report = tune_workloads(to_compile, target, tuning)
-        pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas)
-    elif tuning is not None:
-        raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
-    executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
+    # TVM keeps some compilation state per process, not per thread (TOPI's
+    # tag scope, which legalization enters): one build compiles at a time.
+    with _COMPILE_LOCK:
+        if target.kind.name == "llvm" and schedule:
+            database = None
+            if tuning is not None:
+                to_compile = fuse(irmodule, target, blas)
+                database, report = tune_workloads(to_compile, target, tuning)
+            pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas)
+        elif tuning is not None:
+            raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
+        executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
     return Compiled(executable, tvm.cpu(), entry, irmodule, report)

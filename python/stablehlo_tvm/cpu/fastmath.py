@@ -21,6 +21,7 @@ error, below 4e-9 on each interval). Other dtypes keep TVM's lowering.
 from __future__ import annotations
 
 import math
+import threading
 
 import tvm
 from tvm import tirx
@@ -166,12 +167,17 @@ _MADE_VECTORIZABLE = ("erf", "isnan")
 
 
 def register() -> None:
-    """Installs the rules (once per process) for the llvm target, above TVM's."""
+    """Installs the rules (once per process, whichever thread asks first) for
+    the llvm target, above TVM's."""
     global _REGISTERED
-    if _REGISTERED:
-        return
-    for name in ("exp", "tanh", "erf"):
-        tirx.op.register_intrin_lowering(f"tirx.{name}", "llvm", f=_rule(name), level=100)
-    for name in _MADE_VECTORIZABLE:
-        tvm.ir.register_op_attr(f"tirx.{name}", "TVectorizable", True)
-    _REGISTERED = True
+    with _REGISTERING:
+        if _REGISTERED:
+            return
+        for name in ("exp", "tanh", "erf"):
+            tirx.op.register_intrin_lowering(f"tirx.{name}", "llvm", f=_rule(name), level=100)
+        for name in _MADE_VECTORIZABLE:
+            tvm.ir.register_op_attr(f"tirx.{name}", "TVectorizable", True)
+        _REGISTERED = True
+
+
+_REGISTERING = threading.Lock()
