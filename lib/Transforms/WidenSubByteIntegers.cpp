@@ -30,16 +30,26 @@ bool isSubByte(Type type) {
   return intType && intType.getWidth() > 1 && intType.getWidth() < 8;
 }
 
+/// Whether `op` itself has sub-byte operands, results or block arguments
+/// (the ops nested in its regions are legalized on their own).
+bool hasSubByteTypes(Operation *op) {
+  if (llvm::any_of(op->getOperandTypes(), isSubByte) ||
+      llvm::any_of(op->getResultTypes(), isSubByte))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isSubByte))
+        return true;
+  return false;
+}
+
 bool touchesSubByte(Operation *op) {
-  auto inRegions = op->walk([](Operation *nested) {
-    bool found = llvm::any_of(nested->getOperandTypes(), isSubByte) ||
-                 llvm::any_of(nested->getResultTypes(), isSubByte);
-    for (Region &region : nested->getRegions())
-      for (Block &block : region)
-        found |= llvm::any_of(block.getArgumentTypes(), isSubByte);
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return inRegions.wasInterrupted();
+  return op
+      ->walk([](Operation *nested) {
+        return hasSubByteTypes(nested) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 struct WideningConverter : TypeConverter {
@@ -116,13 +126,18 @@ struct WidenOp : ConversionPattern {
       });
       state.attributes.set("value", widened);
     }
-    for (Region &region : op->getRegions()) {
-      Region *moved = state.addRegion();
-      rewriter.inlineRegionBefore(region, *moved, moved->end());
-      if (failed(rewriter.convertRegionTypes(moved, *getTypeConverter())))
+    // Regions move into the widened op once it exists: a region of the
+    // OperationState is not yet anchored to an op, and the rewriter's record
+    // of blocks moved into it dangles once the op takes the region over.
+    for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+      state.addRegion();
+    Operation *widened = rewriter.create(state);
+    for (auto [region, moved] :
+         llvm::zip(op->getRegions(), widened->getRegions())) {
+      rewriter.inlineRegionBefore(region, moved, moved.end());
+      if (failed(rewriter.convertRegionTypes(&moved, *getTypeConverter())))
         return failure();
     }
-    Operation *widened = rewriter.create(state);
     SmallVector<Value> results(widened->getResults());
     if (width && isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp,
                      stablehlo::NegOp, stablehlo::AbsOp, stablehlo::ShiftLeftOp,
@@ -148,7 +163,7 @@ struct WidenSubByteIntegersPass
     WideningConverter converter;
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !touchesSubByte(op) || isa<ModuleOp>(op); });
+        [](Operation *op) { return !hasSubByteTypes(op); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());

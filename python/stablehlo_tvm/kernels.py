@@ -38,6 +38,20 @@ def _as(dtype: str, x):
     return x if _dtype(x) == dtype else tir.Cast(dtype, x)
 
 
+def _as_unsigned(x):
+    """`x`'s bits read as the unsigned type of its width. A constant is
+    converted here: TVM's folder refuses a negative value for an unsigned
+    type instead of wrapping it."""
+    tir = _tir()
+    dtype = _dtype(x)
+    u = _unsigned(dtype)
+    if u == dtype:
+        return x
+    if isinstance(x, tir.IntImm):
+        return tir.IntImm(u, int(x.value) & ((1 << int(dtype[3:])) - 1))
+    return tir.Cast(u, x)
+
+
 def _in_unsigned(fn, fold=None):
     """An integer op computed on the operands' bits read as unsigned: it
     wraps on overflow (TIR's signed arithmetic may not) and gives the
@@ -52,8 +66,7 @@ def _in_unsigned(fn, fold=None):
             bits = int(dtype[3:])
             value = fold(*[int(a.value) & ((1 << bits) - 1) for a in args]) & ((1 << bits) - 1)
             return tir.IntImm(dtype, value - (1 << bits) if value >= 1 << (bits - 1) else value)
-        u = _unsigned(dtype)
-        return _as(dtype, fn(*[_as(u, a) for a in args]))
+        return _as(dtype, fn(*[_as_unsigned(a) for a in args]))
 
     return op
 
@@ -92,7 +105,7 @@ def _cmpi(args, attrs, dtype):
     if pred in ("eq", "ne"):
         return tir.EQ(a, b) if pred == "eq" else tir.NE(a, b)
     if pred[0] == "u":
-        a, b = _as(_unsigned(_dtype(a)), a), _as(_unsigned(_dtype(b)), b)
+        a, b = _as_unsigned(a), _as_unsigned(b)
     compare = {"lt": tir.LT, "le": tir.LE, "gt": tir.GT, "ge": tir.GE}[pred[1:]]
     return compare(a, b)
 
@@ -199,9 +212,9 @@ def _shift(kind: str):
         tir = _tir()
         a, b = args
         if kind == "shli":
-            return _as(dtype, tir.shift_left(_as(_unsigned(dtype), a), _as(_unsigned(dtype), b)))
+            return _as(dtype, tir.shift_left(_as_unsigned(a), _as_unsigned(b)))
         if kind == "shrui":
-            return _as(dtype, tir.shift_right(_as(_unsigned(dtype), a), _as(_unsigned(dtype), b)))
+            return _as(dtype, tir.shift_right(_as_unsigned(a), _as_unsigned(b)))
         return tir.shift_right(a, b)
 
     return op

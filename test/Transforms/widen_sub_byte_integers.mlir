@@ -25,3 +25,23 @@ func.func @main(%x: tensor<3xi4>, %y: tensor<3xui4>) -> (tensor<3xi4>, tensor<3x
   %4 = stablehlo.shift_right_logical %x, %s : tensor<3xi4>
   return %0, %1, %2, %3, %4 : tensor<3xi4>, tensor<3xui64>, tensor<3xi4>, tensor<3xui4>, tensor<3xi4>
 }
+
+// A region's block arguments and body are widened with the op that holds it
+// (the scatter used to crash the pass).
+// CHECK-LABEL: func.func @scatter_add
+// CHECK: "stablehlo.scatter"(%arg0, %arg1, %arg2)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<i8>, %[[B:.*]]: tensor<i8>):
+// CHECK-NEXT: %[[S:.*]] = stablehlo.add %[[A]], %[[B]] : tensor<i8>
+// CHECK-NEXT: %[[K:.*]] = stablehlo.constant dense<4> : tensor<i8>
+// CHECK-NEXT: %[[U:.*]] = stablehlo.shift_left %[[S]], %[[K]]
+// CHECK-NEXT: %[[W:.*]] = stablehlo.shift_right_arithmetic %[[U]], %[[K]]
+// CHECK-NEXT: stablehlo.return %[[W]] : tensor<i8>
+// CHECK: (tensor<6xi8>, tensor<1xi32>, tensor<i8>) -> tensor<6xi8>
+func.func @scatter_add(%x: tensor<6xi4>, %i: tensor<1xi32>, %v: tensor<i4>) -> tensor<6xi4> {
+  %0 = "stablehlo.scatter"(%x, %i, %v) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({
+  ^bb0(%a: tensor<i4>, %b: tensor<i4>):
+    %1 = stablehlo.add %a, %b : tensor<i4>
+    stablehlo.return %1 : tensor<i4>
+  }) : (tensor<6xi4>, tensor<1xi32>, tensor<i4>) -> tensor<6xi4>
+  return %0 : tensor<6xi4>
+}

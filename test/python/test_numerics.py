@@ -368,3 +368,43 @@ def test_int4_is_held_in_eight_bits_and_wraps():
     got = [np.asarray(g).astype(np.int32) for g in stablehlo_tvm.build(jax.jit(f).lower(x))(x)]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_int4_scatter_add_wraps_inside_its_update_body():
+    """`.at[i].add` on int4: the scatter's region is widened with it (this
+    program used to crash the import) and the sum wraps as int4's does."""
+
+    def f(x, i, v):
+        return x.at[i].add(v)
+
+    x = np.array([7, -8, 3, -1, 5, -6], dtype=jnp.int4)
+    for i, v in [(0, 3), (1, -1), (-1, 2), (4, 0)]:
+        args = (x, np.int32(i), jnp.int4(v))
+        want = np.asarray(jax.jit(f)(*args)).astype(np.int32)
+        got = np.asarray(stablehlo_tvm.build(jax.jit(f).lower(*args))(*args)).astype(np.int32)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shift", ["shift_left", "shift_right_arithmetic", "shift_right_logical"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64"])
+def test_shifts_in_a_scatter_body_follow_stablehlo(shift, dtype):
+    """Shifts in a region body (scatter_apply's update computation), by
+    amounts of 0 to past the width and negative ones: an amount of the width
+    or more leaves 0, or copies of the sign for an arithmetic shift."""
+    bits = np.dtype(dtype).itemsize * 8
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(0).integers(info.min, info.max, (3, 8), dtype=dtype, endpoint=True)
+    amounts = [0, 1, 3, bits - 1, bits, bits + 1, 2 * bits, info.max, -1 if info.min < 0 else info.max - 1]
+    op = getattr(jax.lax, shift)
+    dims = jax.lax.ScatterDimensionNumbers(
+        update_window_dims=(0,), inserted_window_dims=(1,), scatter_dims_to_operand_dims=(1,)
+    )
+    indices = np.arange(8, dtype=np.int32)[:, None]
+
+    def f(x):
+        return [
+            jax.lax.scatter_apply(x, indices, lambda v, k=k: op(v, np.array(k, dtype)), dims, update_shape=(3, 8))
+            for k in amounts
+        ]
+
+    assert_matches_jax(f, x)

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -167,6 +168,45 @@ Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
   return arith::ExtSIOp::create(b, loc, target, x);
 }
 
+/// Shifts with StableHLO's meaning where arith's is poison: an amount of
+/// the width or more (unsigned, so negative amounts too) shifts every bit
+/// out, leaving 0, or copies of the sign for an arithmetic right shift.
+Value shift(OpBuilder &b, Location loc, Operation *op, Value x, Value amount) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  // A constant amount is decided here: TVM's folder rejects some of the
+  // unsigned constant expressions the general form leaves.
+  if (std::optional<int64_t> constant = getConstantIntValue(amount)) {
+    uint64_t bits = APInt(width, *constant, /*isSigned=*/true).getZExtValue();
+    if (bits == 0)
+      return x;
+    bool arithmetic = isa<stablehlo::ShiftRightArithmeticOp>(op);
+    if (bits >= width && !arithmetic)
+      return intConstant(b, loc, type, 0);
+    Value k = intConstant(b, loc, type, std::min<uint64_t>(bits, width - 1));
+    if (arithmetic)
+      return arith::ShRSIOp::create(b, loc, x, k);
+    if (isa<stablehlo::ShiftLeftOp>(op))
+      return arith::ShLIOp::create(b, loc, x, k);
+    return arith::ShRUIOp::create(b, loc, x, k);
+  }
+  Value widthValue = intConstant(b, loc, type, width);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        amount, widthValue);
+  if (isa<stablehlo::ShiftRightArithmeticOp>(op)) {
+    Value last = intConstant(b, loc, type, width - 1);
+    Value clamped = arith::SelectOp::create(b, loc, inRange, amount, last);
+    return arith::ShRSIOp::create(b, loc, x, clamped);
+  }
+  Value zero = intConstant(b, loc, type, 0);
+  Value safe = arith::SelectOp::create(b, loc, inRange, amount, zero);
+  Value shifted =
+      isa<stablehlo::ShiftLeftOp>(op)
+          ? Value(arith::ShLIOp::create(b, loc, x, safe))
+          : Value(arith::ShRUIOp::create(b, loc, x, safe));
+  return arith::SelectOp::create(b, loc, inRange, shifted, zero);
+}
+
 /// One stablehlo op on scalars, or null when it has no scalar form here.
 Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
   Location loc = op->getLoc();
@@ -239,6 +279,10 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
       .Case([&](stablehlo::NotOp) -> Value {
         Value ones = intConstant(b, loc, args[0].getType(), -1);
         return arith::XOrIOp::create(b, loc, args[0], ones);
+      })
+      .Case<stablehlo::ShiftLeftOp, stablehlo::ShiftRightLogicalOp,
+            stablehlo::ShiftRightArithmeticOp>([&](Operation *shiftOp) {
+        return isFloat ? nullptr : shift(b, loc, shiftOp, args[0], args[1]);
       })
       .Case([&](stablehlo::NegOp) -> Value {
         if (isFloat)

@@ -50,3 +50,23 @@ func.func @batched(%x: tensor<2x4xi32>, %i: tensor<2x3x1xui32>, %u: tensor<2x3xi
   }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>} : (tensor<2x4xi32>, tensor<2x3x1xui32>, tensor<2x3xi32>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
+
+// -----
+
+// A shift in the body: arith's shift is poison from the width on, StableHLO's
+// shifts every bit out, so the amount is range-checked (unsigned: negative
+// amounts too).
+// CHECK-LABEL: func @shift_body
+// CHECK: %[[W:.*]] = arith.constant 8 : i8
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[K:.*]], %[[W]] : i8
+// CHECK: %[[SAFE:.*]] = arith.select %[[IN]], %[[K]], %[[Z:.*]] : i8
+// CHECK: %[[S:.*]] = arith.shli %{{.*}}, %[[SAFE]] : i8
+// CHECK: arith.select %[[IN]], %[[S]], %[[Z]] : i8
+func.func @shift_body(%x: tensor<4xi8>, %i: tensor<2x1xi32>, %u: tensor<2xi8>) -> tensor<4xi8> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %1 = stablehlo.shift_left %a, %b : tensor<i8>
+    stablehlo.return %1 : tensor<i8>
+  }) : (tensor<4xi8>, tensor<2x1xi32>, tensor<2xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
