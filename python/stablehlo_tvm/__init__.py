@@ -10,12 +10,15 @@
 """
 
 from .api import import_stablehlo, import_to_tvm_dialect, parse
-from .errors import EmitError, MLIRError
+from .errors import CallError, EmitError, Error, InputError, MLIRError
 from .runtime import Compiled, build
 
 __all__ = [
+    "CallError",
     "Compiled",
     "EmitError",
+    "Error",
+    "InputError",
     "MLIRError",
     "Tuning",
     "build",

@@ -9,6 +9,7 @@ from typing import Any
 
 from . import _core
 from .emitter import emit_module
+from .errors import InputError
 from .inputs import to_mlir_text
 
 
@@ -34,7 +35,9 @@ def import_stablehlo(source: Any, *example_args: Any):
     become Relax functions of the same name and signature ("main" for JAX).
 
     Raises ``MLIRError`` (with source locations) for malformed input and for
-    ops the import does not support, all of them listed at once.
+    ops the import does not support, all of them listed at once, and
+    ``InputError`` for input of no form it reads (empty, not MLIR, a damaged
+    artifact) or without a public function.
     """
     from .cpu.fastmath import register
 
@@ -44,8 +47,11 @@ def import_stablehlo(source: Any, *example_args: Any):
     register()
     # The walk and the emitter make a few Python objects per op, none of
     # them cyclic: the cycle collector would rescan them all many times.
+    functions = module.functions(ops=False)
+    if not functions:
+        raise InputError("the module has no public function to import")
     with _collector_paused():
-        return emit_module(module.functions(ops=False), module)
+        return emit_module(functions, module)
 
 
 @contextlib.contextmanager

@@ -1,9 +1,13 @@
-"""Exceptions raised by stablehlo_tvm."""
+"""Exceptions raised by stablehlo_tvm: each derives from ``Error``."""
 
 from __future__ import annotations
 
 
-class MLIRError(Exception):
+class Error(Exception):
+    """Any error stablehlo_tvm reports about its input or a call."""
+
+
+class MLIRError(Error):
     """MLIR diagnostics: a parse error, a verifier error, or ops the import
     could not convert. ``diagnostics`` lists (severity, location, message)
     tuples, notes included; locations are ``file:line:col``."""
@@ -17,5 +21,15 @@ class MLIRError(Exception):
         return [location for _, location, _ in self.diagnostics]
 
 
-class EmitError(Exception):
+class EmitError(Error):
     """The tvm dialect module holds something the Relax emitter cannot express."""
+
+
+class InputError(Error, ValueError):
+    """The input is none of the forms the import reads (empty, not MLIR, a
+    damaged artifact), or holds nothing to import or build."""
+
+
+class CallError(Error, TypeError):
+    """A compiled function was called with arguments its signature does not
+    take (their number, an element type, a shape, a non-numeric value)."""

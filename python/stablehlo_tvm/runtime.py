@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import CallError, InputError
+
 
 class Compiled:
     """A compiled entry function: takes array-likes, returns numpy arrays
@@ -73,9 +75,11 @@ class Compiled:
         if name not in functions:
             if name not in self._signatures:
                 self._signatures[name] = self._resolve(name)
-            relax_name, complex_args, complex_results = self._signatures[name]
-            functions[name] = (vm[relax_name], complex_args, complex_results)
-        function, complex_args, complex_results = functions[name]
+            relax_name, complex_args, complex_results, params = self._signatures[name]
+            functions[name] = (vm[relax_name], complex_args, complex_results, params)
+        function, complex_args, complex_results, params = functions[name]
+        if len(args) + len(complex_args) != len(params):
+            raise CallError(f"@{name} takes {len(params) - len(complex_args)} arguments, {len(args)} were given")
         arrays = []
         for i, a in enumerate(args):
             # order="C" copies only when needed and, unlike
@@ -85,23 +89,57 @@ class Compiled:
                 # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
                 a = a.astype(_SUB_BYTE[a.dtype.name])
             # TVM has no complex dtype: complex values travel as (real, imag).
-            arrays += [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
+            parts = [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
+            for part in parts:
+                expected = params[len(arrays)]
+                shape, dtype = expected if expected is not None else (part.shape, part.dtype.name)
+                if part.dtype.name != dtype or part.ndim != len(shape) or any(
+                    d is not None and d != n for d, n in zip(shape, part.shape)
+                ):
+                    want = "x".join("?" if d is None else str(d) for d in shape)
+                    raise CallError(
+                        f"@{name} argument {i}: expected {dtype}[{want}], got {a.dtype.name}[{'x'.join(map(str, a.shape))}]"
+                    )
+                arrays.append(part)
         return function, [tvm.runtime.tensor(a, self.device) for a in arrays], complex_results
 
-    def _resolve(self, name: str) -> tuple[str, set[int], set[int]]:
-        """The name of the Relax function the program calls `name` (TVM
-        renames symbols such as 'f.impl'; the original stays the function's
-        global_symbol) and how its complex values were split."""
-        relax_name = name
-        for gvar, relax_function in self.irmodule.functions.items():
-            attrs = relax_function.attrs
-            if gvar.name_hint == name or (attrs is not None and attrs.get("global_symbol") == name):
-                relax_name = gvar.name_hint
-                break
-        attrs = self.irmodule[relax_name].attrs
+    def _resolve(self, name: str) -> tuple[str, set[int], set[int], list]:
+        """The name of the Relax function the program calls `name`, how its
+        complex values were split, and the (shape, dtype) of each parameter
+        (None for a dimension not known)."""
+        import tvm
+
+        relax_name = _relax_name(self.irmodule, name)
+        if relax_name is None:
+            raise CallError(f"the module has no function {name!r}")
+        function = self.irmodule[relax_name]
+        attrs = function.attrs
         complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
         complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
-        return relax_name, complex_args, complex_results
+        params = []
+        for param in function.params:
+            ty = param.ty
+            dims = getattr(getattr(ty, "shape", None), "values", None)
+            if not isinstance(ty, tvm.relax.TensorType) or dims is None:
+                params.append(None)  # not a tensor of known rank: TVM checks it
+                continue
+            params.append((tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims), str(ty.dtype)))
+        return relax_name, complex_args, complex_results, params
+
+
+def _relax_name(irmodule, name: str) -> str | None:
+    """The name of `irmodule`'s Relax function that the program calls `name`
+    (TVM renames symbols such as 'f.impl'; the original stays the function's
+    global_symbol), or None."""
+    from tvm import relax
+
+    for gvar, function in irmodule.functions.items():
+        if not isinstance(function, relax.Function):
+            continue
+        attrs = function.attrs
+        if gvar.name_hint == name or (attrs is not None and attrs.get("global_symbol") == name):
+            return gvar.name_hint
+    return None
 
 
 LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
@@ -205,6 +243,8 @@ def build(
 
     size_thread_pool()
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
+    if _relax_name(irmodule, entry) is None:
+        raise InputError(f"the module has no Relax function {entry!r} to build")
     target = resolve_target(target)
     tuning = as_tuning(tune)
     to_compile, pipeline, report = irmodule, "default", None

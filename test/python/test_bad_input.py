@@ -1,0 +1,101 @@
+"""Bad input gets the project's own exceptions (stablehlo_tvm.Error), never
+an empty module, a foreign exception or a crash: empty and wrong-format
+input, damaged artifacts, modules with nothing to build, and calls with
+arguments the compiled signature does not take. Also every jax.export form
+(Exported.serialize() bytes and files, paths of any suffix)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import tvm
+
+import stablehlo_tvm
+from stablehlo_tvm import CallError, Error, InputError
+
+
+def _f(x):
+    return jnp.sin(x) * 2
+
+
+_X = np.linspace(-1, 1, 3, dtype=np.float32)
+
+
+@pytest.fixture(scope="module")
+def exported():
+    return jax.export.export(jax.jit(_f))(_X)
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return stablehlo_tvm.build(_f, _X)
+
+
+@pytest.mark.parametrize(
+    "source,message",
+    [
+        ("", "empty input"),
+        ("  \n\t", "empty input"),
+        (b"", "empty input"),
+        (bytes(range(256)), "neither MLIR text, MLIR bytecode"),
+        ("module {}", "no public function"),
+        ("/nonexistent/model.mlir", "cannot read /nonexistent/model.mlir"),
+        (42, "cannot import StableHLO from int"),
+    ],
+    ids=["empty-str", "blank", "empty-bytes", "garbage", "no-function", "missing-file", "int"],
+)
+def test_input_of_no_readable_form_is_an_input_error(source, message):
+    with pytest.raises(InputError, match=message):
+        stablehlo_tvm.import_stablehlo(source)
+
+
+def test_a_damaged_portable_artifact_is_an_input_error(exported):
+    artifact = exported.mlir_module_serialized
+    for damaged in (artifact[: len(artifact) // 2], artifact[:40] + b"\0" * 20 + artifact[60:]):
+        with pytest.raises(InputError, match="not a readable StableHLO portable artifact"):
+            stablehlo_tvm.import_stablehlo(damaged)
+
+
+def test_every_jax_export_form_imports(exported, tmp_path):
+    want = np.asarray(jax.jit(_f)(_X))
+    serialized = exported.serialize()
+    (tmp_path / "model.jax").write_bytes(serialized)
+    (tmp_path / "model.txt").write_text(jax.jit(_f).lower(_X).as_text())
+    for source in (serialized, bytearray(serialized), tmp_path / "model.jax", str(tmp_path / "model.txt"), exported):
+        np.testing.assert_allclose(stablehlo_tvm.build(source)(_X), want, rtol=1e-6)
+
+
+def test_a_module_without_the_entry_is_an_input_error():
+    with pytest.raises(InputError, match="no Relax function 'main'"):
+        stablehlo_tvm.build(tvm.IRModule())
+    with pytest.raises(InputError, match="no Relax function 'predict'"):
+        stablehlo_tvm.build(_f, _X, entry="predict")
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        ((None,), r"argument 0: expected float32\[3\], got object\[\]"),
+        (("abc",), r"argument 0: expected float32\[3\], got str96\[\]"),
+        ((), "takes 1 arguments, 0 were given"),
+        ((_X, _X), "takes 1 arguments, 2 were given"),
+        ((np.ones(4, np.float32),), r"expected float32\[3\], got float32\[4\]"),
+        ((np.ones((3, 1), np.float32),), r"expected float32\[3\], got float32\[3x1\]"),
+        ((np.ones(3),), r"expected float32\[3\], got float64\[3\]"),
+    ],
+    ids=["none", "str", "too-few", "too-many", "shape", "rank", "dtype"],
+)
+def test_a_call_with_arguments_the_signature_does_not_take_is_a_call_error(compiled, args, message):
+    with pytest.raises(CallError, match=message):
+        compiled(*args)
+    # The module is still usable afterwards.
+    np.testing.assert_allclose(compiled(_X), np.asarray(jax.jit(_f)(_X)), rtol=1e-6)
+
+
+def test_every_error_type_is_the_packages_own():
+    for error in (stablehlo_tvm.MLIRError, stablehlo_tvm.EmitError, InputError, CallError):
+        assert issubclass(error, Error)
+    # ...and the built-in kind a caller may already catch.
+    assert issubclass(InputError, ValueError) and issubclass(CallError, TypeError)
