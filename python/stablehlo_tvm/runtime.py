@@ -212,7 +212,7 @@ def build(
     source: Any,
     *example_args: Any,
     target: Any = None,
-    entry: str = "main",
+    entry: str | None = None,
     schedule: bool = True,
     tune: Any = None,
     blas: bool | str = "loops",
@@ -220,7 +220,9 @@ def build(
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
 
-    ``target`` defaults to this machine's CPU (named, with its core count).
+    ``entry``: the function the callable runs ("main" by default, looked
+    up at the first call; a name given here must exist). ``target``
+    defaults to this machine's CPU (named, with its core count).
     On CPUs, convolutions become matrix products, TVM fuses operators and
     every fused PrimFunc is scheduled by ``stablehlo_tvm.cpu``'s rules
     (``schedule=False``: TVM's default pipeline, TIR left as legalized).
@@ -243,7 +245,11 @@ def build(
 
     size_thread_pool()
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
-    if _relax_name(irmodule, entry) is None:
+    if not any(isinstance(f, tvm.relax.Function) for f in irmodule.functions.values()):
+        raise InputError("the module has no Relax function to build")
+    # The default entry is looked up at the first call: a module of several
+    # public functions (a conformance program's) may have no "main".
+    if entry is not None and _relax_name(irmodule, entry) is None:
         raise InputError(f"the module has no Relax function {entry!r} to build")
     target = resolve_target(target)
     tuning = as_tuning(tune)
@@ -260,4 +266,4 @@ def build(
         elif tuning is not None:
             raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
         executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
-    return Compiled(executable, tvm.cpu(), entry, irmodule, report)
+    return Compiled(executable, tvm.cpu(), entry or "main", irmodule, report)

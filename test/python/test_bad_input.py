@@ -67,11 +67,14 @@ def test_every_jax_export_form_imports(exported, tmp_path):
         np.testing.assert_allclose(stablehlo_tvm.build(source)(_X), want, rtol=1e-6)
 
 
-def test_a_module_without_the_entry_is_an_input_error():
-    with pytest.raises(InputError, match="no Relax function 'main'"):
+def test_a_module_without_the_entry_is_an_error():
+    with pytest.raises(InputError, match="no Relax function to build"):
         stablehlo_tvm.build(tvm.IRModule())
     with pytest.raises(InputError, match="no Relax function 'predict'"):
         stablehlo_tvm.build(_f, _X, entry="predict")
+    compiled = stablehlo_tvm.build(_f, _X)
+    with pytest.raises(CallError, match="no function 'predict'"):
+        compiled.call("predict", _X)
 
 
 @pytest.mark.parametrize(
