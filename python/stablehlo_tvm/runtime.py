@@ -64,7 +64,7 @@ class Compiled:
         module has loops), and the positions of its complex results."""
         function, tensors, complex_results = self._prepare(name, args)
         if self._recursive:
-            return (lambda: _call_with_deep_stack(function, tensors)), complex_results
+            return (lambda: _LOOP_THREAD.call(function, *tensors)), complex_results
         return (lambda: function(*tensors)), complex_results
 
     def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
@@ -148,21 +148,26 @@ _SUB_BYTE = {"int2": np.int8, "int4": np.int8, "uint2": np.uint8, "uint4": np.ui
 
 # A recursive call takes ~1.3 KiB of native stack and runs up to 16 loop
 # iterations (see emitter._emit_while): 1 GiB is room for about ten million.
-# It is reserved address space, not memory, until used.
+# TVM's passes recurse along a program's dataflow too (FuseOps overflowed
+# the main thread's 8 MiB on a chain of 42,000 element-wise ops). It is
+# reserved address space, not memory, until used.
 _DEEP_STACK_BYTES = 1 << 30
 
 
 class _DeepStackThread:
-    """One long-lived thread with a deep stack that runs such calls in turn.
-    TVM's thread pool belongs to the thread that first runs parallel code: a
-    new thread per call would start a new pool each time, whose workers
-    never exit."""
+    """One long-lived thread with a deep stack that runs what it is given in
+    turn. TVM's thread pool belongs to the thread that first runs parallel
+    code: a new thread each time would start a new pool each time, whose
+    workers never exit."""
 
-    def __init__(self):
+    def __init__(self, name: str):
+        self._name = name
         self._lock = threading.Lock()
         self._executor = None
 
-    def call(self, function, args):
+    def call(self, function, *args):
+        if threading.current_thread().name.startswith(self._name):
+            return function(*args)  # already there (a call from inside a call)
         with self._lock:
             if self._executor is None:
                 from concurrent.futures import ThreadPoolExecutor
@@ -170,7 +175,7 @@ class _DeepStackThread:
                 # The executor starts its one thread at the first submit.
                 previous = threading.stack_size(_DEEP_STACK_BYTES)
                 try:
-                    self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stablehlo_tvm-loop")
+                    self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self._name)
                     future = self._executor.submit(function, *args)
                 finally:
                     threading.stack_size(previous)
@@ -179,15 +184,11 @@ class _DeepStackThread:
         return future.result()
 
 
-_DEEP_STACK = _DeepStackThread()
-
-_COMPILE_LOCK = threading.Lock()
-
-
-def _call_with_deep_stack(function, args):
-    if threading.current_thread().name.startswith("stablehlo_tvm-loop"):
-        return function(*args)  # already there (a call from inside a call)
-    return _DEEP_STACK.call(function, args)
+# Calls of modules with loops.
+_LOOP_THREAD = _DeepStackThread("stablehlo_tvm-loop")
+# Compilation, one build at a time: TVM also keeps some compilation state
+# per process, not per thread (TOPI's tag scope, which legalization enters).
+_COMPILE_THREAD = _DeepStackThread("stablehlo_tvm-compile")
 
 
 def complex_pairs(flat: list, complex_positions) -> list:
@@ -240,8 +241,8 @@ def build(
     import tvm
 
     from .api import import_stablehlo
-    from .cpu import cpu_pipeline, fuse, resolve_target, size_thread_pool
-    from .cpu.tuning import as_tuning, tune as tune_workloads
+    from .cpu import resolve_target, size_thread_pool
+    from .cpu.tuning import as_tuning
 
     size_thread_pool()
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
@@ -253,17 +254,25 @@ def build(
         raise InputError(f"the module has no Relax function {entry!r} to build")
     target = resolve_target(target)
     tuning = as_tuning(tune)
-    to_compile, pipeline, report = irmodule, "default", None
-    # TVM keeps some compilation state per process, not per thread (TOPI's
-    # tag scope, which legalization enters): one build compiles at a time.
-    with _COMPILE_LOCK:
-        if target.kind.name == "llvm" and schedule:
-            database = None
-            if tuning is not None:
-                to_compile = fuse(irmodule, target, blas)
-                database, report = tune_workloads(to_compile, target, tuning)
-            pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas)
-        elif tuning is not None:
-            raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
-        executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
+    executable, report = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
     return Compiled(executable, tvm.cpu(), entry or "main", irmodule, report)
+
+
+def _compile(irmodule, target, schedule: bool, tuning, blas):
+    """tvm.compile with this package's CPU pipeline (and tuning): the
+    executable and the tuning report."""
+    import tvm
+
+    from .cpu import cpu_pipeline, fuse
+    from .cpu.tuning import tune as tune_workloads
+
+    to_compile, pipeline, report = irmodule, "default", None
+    if target.kind.name == "llvm" and schedule:
+        database = None
+        if tuning is not None:
+            to_compile = fuse(irmodule, target, blas)
+            database, report = tune_workloads(to_compile, target, tuning)
+        pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas)
+    elif tuning is not None:
+        raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
+    return tvm.compile(to_compile, target=target, relax_pipeline=pipeline), report

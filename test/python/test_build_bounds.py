@@ -96,3 +96,40 @@ def test_nested_elementwise_formulas_build_and_match_jax():
     result = _build_in_child(_CHAINS, _DEPTH, limit_s=300)
     bad = {name: e for name, e in result["errors"].items() if not e <= 1e-4}
     assert not bad, f"differs from jax.jit (relative error): {bad}"
+
+
+_LONG_CHAIN_CHILD = textwrap.dedent(
+    """
+    import json, sys
+    import jax, jax.numpy as jnp, numpy as np
+    import stablehlo_tvm
+
+    def program(x):
+        for i in range(int(sys.argv[1])):
+            x = jnp.tanh(x) + x * 0.5 if i % 2 else jnp.sin(x) - x
+        return x
+
+    x = np.linspace(-1, 1, 64, dtype=np.float32)
+    lowered = jax.jit(program).lower(x)
+    ops = lowered.as_text().count(" = stablehlo.")
+    got = stablehlo_tvm.build(lowered)(x)
+    error = float(np.max(np.abs(got - np.asarray(jax.jit(program)(x)))))
+    print(json.dumps({"ops": ops, "error": error}))
+    """
+)
+
+
+def test_a_program_of_42000_elementwise_ops_imports_and_builds():
+    # TVM's FuseOps recursed along the chain and overflowed the main
+    # thread's stack (a segfault); builds now run on a thread with a deep
+    # stack, and fused functions hold at most 64 ops.
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _LONG_CHAIN_CHILD, "12000"], capture_output=True, text=True, timeout=600
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("the build did not finish within 600 s")
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-4000:]}"
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["ops"] >= 42000
+    assert result["error"] <= 1e-5
