@@ -30,6 +30,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <tvm/ffi/error.h>
@@ -38,6 +39,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -172,9 +174,14 @@ public:
 
   /// Parses `text` (a str) where it lies: a module's text can be hundreds
   /// of MB of constants, and a copy of it would double the import's peak.
+  ///
+  /// `constants` lists (name, bytes) of constants the text refers to as
+  /// `dense_resource<name>` without holding them (what jaxlib's printer
+  /// elides): the blobs borrow the bytes, which the module keeps alive.
   static std::unique_ptr<PyModule> parse(nb::str text,
                                          const std::string &sourceName,
-                                         bool allowUnregisteredDialects) {
+                                         bool allowUnregisteredDialects,
+                                         nb::list constants) {
     Py_ssize_t size;
     const char *data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
     if (!data)
@@ -199,7 +206,30 @@ public:
     }
     if (!result->module)
       diagnostics.raise("failed to parse " + sourceName);
+    result->borrowConstants(constants);
     return result;
+  }
+
+  void borrowConstants(nb::list constants) {
+    auto &manager =
+        DenseResourceElementsHandle::getManagerInterface(context.get());
+    for (nb::handle item : constants) {
+      auto [name, bytes] =
+          nb::cast<std::tuple<std::string,
+                              nb::ndarray<const uint8_t, nb::ndim<1>,
+                                          nb::c_contig, nb::device::cpu>>>(
+              item);
+      auto address = reinterpret_cast<uintptr_t>(bytes.data());
+      size_t alignment = address ? std::min<size_t>(
+                                       64, size_t(1) << llvm::countr_zero(address))
+                                 : 64;
+      manager.update(name, UnmanagedAsmResourceBlob::allocateWithAlign(
+                               ArrayRef<char>(reinterpret_cast<const char *>(
+                                                  bytes.data()),
+                                              bytes.size()),
+                               alignment));
+      borrowed.push_back(nb::borrow(item));
+    }
   }
 
   void runPipeline(const std::string &pipeline) {
@@ -290,6 +320,8 @@ private:
 
   std::unique_ptr<MLIRContext> context;
   OwningOpRef<ModuleOp> module;
+  // What borrowConstants' blobs point into.
+  std::vector<nb::object> borrowed;
   // bodyOp's index of one function's ops.
   std::string indexedFunction;
   std::vector<Operation *> indexedOps;
@@ -383,14 +415,18 @@ nb::object elementsToPython(DenseElementsAttr attr, nb::handle owner) {
 nb::object resourceToPython(DenseResourceElementsAttr attr, nb::handle owner) {
   auto type = cast<ShapedType>(attr.getType());
   AsmResourceBlob *blob = attr.getRawHandle().getBlob();
-  if (type.getElementType().isInteger(1) || !blob || !blob->isMutable())
+  if (type.getElementType().isInteger(1) || !blob)
     throw DiagnosticError{"constant " + attr.getRawHandle().getKey().str() +
                               " has no data of a TVM element type",
                           {}};
-  MutableArrayRef<char> bytes = blob->getMutableData();
-  size_t size = bytes.size();
-  nb::object data = nb::cast(nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
-      bytes.data(), {size}, owner));
+  size_t size = blob->getData().size();
+  // A borrowed blob (PyModule::borrowConstants) is read-only: TVM copies it.
+  nb::object data =
+      blob->isMutable()
+          ? nb::cast(nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
+                blob->getMutableData().data(), {size}, owner))
+          : nb::cast(nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>>(
+                blob->getData().data(), {size}, owner));
   return elementsTuple(type, data, /*splat=*/false);
 }
 
@@ -641,6 +677,7 @@ NB_MODULE(_core, m) {
       .def_static("parse", &PyModule::parse, nb::arg("text"),
                   nb::arg("source_name") = "<input>",
                   nb::arg("allow_unregistered_dialects") = true,
+                  nb::arg("constants") = nb::list(),
                   "Parse and verify MLIR text. Ops of unregistered dialects "
                   "(generic form) are kept, for the import to report.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),

@@ -10,13 +10,13 @@ from typing import Any
 from . import _core
 from .emitter import emit_module
 from .errors import InputError
-from .inputs import to_mlir_text
+from .inputs import to_source
 
 
 def parse(source: Any, *example_args: Any) -> "_core.Module":
     """Parses and verifies ``source`` (any form ``import_stablehlo`` takes)."""
-    text, name = to_mlir_text(source, *example_args)
-    return _core.Module.parse(text, name)
+    text, name, constants = to_source(source, *example_args)
+    return _core.Module.parse(text, name, constants=list(constants))
 
 
 def import_to_tvm_dialect(source: Any, *example_args: Any) -> "_core.Module":

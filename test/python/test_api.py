@@ -184,6 +184,49 @@ def test_large_constants_are_used_by_tvm_where_they_lie(dtype):
     np.testing.assert_allclose(actual, expected, rtol=2**-7 if dtype == "bfloat16" else 0, atol=2 if dtype == "bfloat16" else 0)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int8", "uint16", "float16", "float64"])
+def test_large_constants_of_a_jax_program_are_not_printed(dtype):
+    # jaxlib's printer elides them; the core gets views of jaxlib's storage
+    # instead of twice their size in hex.
+    from stablehlo_tvm.inputs import to_source
+
+    numpy_dtype = np.dtype(dtype)
+    table = np.random.default_rng(0).integers(0, 100, (300, 400)).astype(numpy_dtype)
+    g = lambda x: x * table + table[::-1]  # noqa: E731
+    x = np.full((300, 400), 3, numpy_dtype)
+    lowered = jax.jit(g).lower(x)
+    source = to_source(lowered)
+    assert len(source.constants) == 2 and len(source.text) < table.nbytes
+    for _, data in source.constants:
+        assert data.dtype == np.uint8 and data.size == table.nbytes
+    actual = stablehlo_tvm.build(lowered)(x)
+    np.testing.assert_array_equal(np.asarray(actual).astype(np.float64), np.asarray(jax.jit(g)(x)).astype(np.float64))
+
+
+def test_constants_jaxlib_elides_of_other_types_are_printed():
+    # Booleans are bit-packed in MLIR, complex numbers are pairs and
+    # jaxlib gives no buffer of bfloat16: such constants are printed in
+    # full, and the program imports as before.
+    import ml_dtypes
+
+    from stablehlo_tvm.inputs import to_source
+
+    mask = np.arange(100_000) % 3 == 0
+    z = (np.arange(100_000) + 1j * np.arange(100_000)[::-1]).astype(np.complex64)
+    b = np.arange(100_000).astype(ml_dtypes.bfloat16)
+    g = lambda x: (jnp.where(mask, x, -x), z * x, b * x.astype(b.dtype))  # noqa: E731
+    x = np.linspace(-1, 1, 100_000, dtype=np.float32)
+    lowered = jax.jit(g).lower(x)
+    source = to_source(lowered)
+    assert source.constants == () and "__elided__" not in source.text
+    got = stablehlo_tvm.build(lowered)(x)
+    want = jax.jit(g)(x)
+    np.testing.assert_array_equal(got[0], np.asarray(want[0]))
+    np.testing.assert_allclose(got[1], np.asarray(want[1]), rtol=1e-6)
+    # One bfloat16 ulp: XLA rounds x's cast and the product once, in f32.
+    np.testing.assert_allclose(got[2].astype(np.float32), np.asarray(want[2]).astype(np.float32), rtol=2**-7)
+
+
 def test_a_constant_without_data_is_an_error():
     text = "func.func @main() -> tensor<4xf32> {\n  %0 = stablehlo.constant dense_resource<weights> : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}"
     with pytest.raises(stablehlo_tvm.MLIRError, match="constant weights has no data"):
