@@ -26,21 +26,23 @@ class Compiled:
         # stack frame of the VM, so such modules run on a thread with room.
         attrs = irmodule.attrs
         self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
-        # name -> (Relax name, complex argument and result positions).
-        self._signatures: dict[str, tuple[str, set[int], set[int]]] = {}
+        # name -> (Relax name, complex argument and result positions,
+        # parameter (shape, dtype)s), resolved on the first call.
+        self._signatures: dict[str, tuple[str, set[int], set[int], list]] = {}
         # A VirtualMachine holds the registers and memory of the call it
         # runs, so each calling thread gets its own over the one executable.
         self._per_thread = threading.local()
 
-    @property
-    def _vm(self):
+    def _thread_functions(self) -> dict[str, tuple[Any, set[int], set[int], list]]:
+        """This thread's VM functions by name, with their signatures; the
+        thread's VM is made on its first call."""
         local = self._per_thread
-        if not hasattr(local, "vm"):
+        if not hasattr(local, "functions"):
             from tvm import relax
 
             local.vm = relax.VirtualMachine(self.executable, self.device)
             local.functions = {}
-        return local.vm
+        return local.functions
 
     def __call__(self, *args: Any):
         return self.call(self.entry, *args)
@@ -70,13 +72,12 @@ class Compiled:
     def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
         import tvm
 
-        vm = self._vm
-        functions = self._per_thread.functions
+        functions = self._thread_functions()
         if name not in functions:
             if name not in self._signatures:
                 self._signatures[name] = self._resolve(name)
             relax_name, complex_args, complex_results, params = self._signatures[name]
-            functions[name] = (vm[relax_name], complex_args, complex_results, params)
+            functions[name] = (self._per_thread.vm[relax_name], complex_args, complex_results, params)
         function, complex_args, complex_results, params = functions[name]
         if len(args) + len(complex_args) != len(params):
             raise CallError(f"@{name} takes {len(params) - len(complex_args)} arguments, {len(args)} were given")

@@ -174,36 +174,34 @@ Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
 Value shift(OpBuilder &b, Location loc, Operation *op, Value x, Value amount) {
   Type type = x.getType();
   unsigned width = type.getIntOrFloatBitWidth();
-  // A constant amount is decided here: TVM's folder rejects some of the
-  // unsigned constant expressions the general form leaves.
+  bool arithmetic = isa<stablehlo::ShiftRightArithmeticOp>(op);
+  // Whether the amount is below the width, where that is known only at run
+  // time. A constant amount is decided here: TVM's folder rejects some of
+  // the unsigned constant expressions the general form would leave.
+  Value inRange, zero;
   if (std::optional<int64_t> constant = getConstantIntValue(amount)) {
     uint64_t bits = APInt(width, *constant, /*isSigned=*/true).getZExtValue();
     if (bits == 0)
       return x;
-    bool arithmetic = isa<stablehlo::ShiftRightArithmeticOp>(op);
     if (bits >= width && !arithmetic)
       return intConstant(b, loc, type, 0);
-    Value k = intConstant(b, loc, type, std::min<uint64_t>(bits, width - 1));
-    if (arithmetic)
-      return arith::ShRSIOp::create(b, loc, x, k);
-    if (isa<stablehlo::ShiftLeftOp>(op))
-      return arith::ShLIOp::create(b, loc, x, k);
-    return arith::ShRUIOp::create(b, loc, x, k);
+    amount = intConstant(b, loc, type, std::min<uint64_t>(bits, width - 1));
+  } else {
+    inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, amount,
+                                    intConstant(b, loc, type, width));
+    zero = intConstant(b, loc, type, 0);
+    // An arithmetic shift by width - 1 already gives copies of the sign.
+    Value outOfRange =
+        arithmetic ? intConstant(b, loc, type, width - 1) : zero;
+    amount = arith::SelectOp::create(b, loc, inRange, amount, outOfRange);
   }
-  Value widthValue = intConstant(b, loc, type, width);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        amount, widthValue);
-  if (isa<stablehlo::ShiftRightArithmeticOp>(op)) {
-    Value last = intConstant(b, loc, type, width - 1);
-    Value clamped = arith::SelectOp::create(b, loc, inRange, amount, last);
-    return arith::ShRSIOp::create(b, loc, x, clamped);
-  }
-  Value zero = intConstant(b, loc, type, 0);
-  Value safe = arith::SelectOp::create(b, loc, inRange, amount, zero);
-  Value shifted =
-      isa<stablehlo::ShiftLeftOp>(op)
-          ? Value(arith::ShLIOp::create(b, loc, x, safe))
-          : Value(arith::ShRUIOp::create(b, loc, x, safe));
+  if (arithmetic)
+    return arith::ShRSIOp::create(b, loc, x, amount);
+  Value shifted = isa<stablehlo::ShiftLeftOp>(op)
+                      ? Value(arith::ShLIOp::create(b, loc, x, amount))
+                      : Value(arith::ShRUIOp::create(b, loc, x, amount));
+  if (!inRange)
+    return shifted;
   return arith::SelectOp::create(b, loc, inRange, shifted, zero);
 }
 

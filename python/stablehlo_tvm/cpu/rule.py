@@ -160,9 +160,29 @@ _EXPANDED = ("T.exp(", "T.tanh(", "T.erf(")
 
 def nests_expansions(sch: s_tir.Schedule, producer, consumer) -> bool:
     """Whether inlining `producer` into `consumer` would put one expanded
-    intrinsic inside another (see _EXPANDED): they stay separate blocks, the
-    producer computed a vector at a time inside the consumer's loop."""
-    return all(any(name in printed_store(sch, b) for name in _EXPANDED) for b in (producer, consumer))
+    intrinsic inside the argument of another (see _EXPANDED): they stay
+    separate blocks, the producer computed a vector at a time inside the
+    consumer's loop. (Expansions side by side, as in a product of two
+    exps, cost nothing extra.)"""
+    if not any(name in printed_store(sch, producer) for name in _EXPANDED):
+        return False
+    read = f"{sch.get(producer).writes[0].source.name}["
+    return any(read in argument for argument in _expanded_arguments(printed_store(sch, consumer)))
+
+
+def _expanded_arguments(text: str) -> list[str]:
+    """The printed argument of every expanded intrinsic call in `text`."""
+    arguments = []
+    for name in _EXPANDED:
+        start = text.find(name)
+        while start >= 0:
+            depth, end = 1, start + len(name)
+            while end < len(text) and depth:
+                depth += {"(": 1, ")": -1}.get(text[end], 0)
+                end += 1
+            arguments.append(text[start + len(name) : end - 1])
+            start = text.find(name, start + len(name))
+    return arguments
 
 
 def domain_size(block) -> int | None:
