@@ -122,7 +122,7 @@ _LONG_CHAIN_CHILD = textwrap.dedent(
 def test_a_program_of_42000_elementwise_ops_imports_and_builds():
     # TVM's FuseOps recursed along the chain and overflowed the main
     # thread's stack (a segfault); builds now run on a thread with a deep
-    # stack, and fused functions hold at most 64 ops.
+    # stack, and fused functions hold at most 96 ops.
     try:
         done = subprocess.run(
             [sys.executable, "-c", _LONG_CHAIN_CHILD, "12000"], capture_output=True, text=True, timeout=600

@@ -36,10 +36,10 @@ def fusion_passes(blas="loops") -> list:
 # The most operators one fused function holds (TVM's default is 256). A
 # function is one expression per output element: TVM's simplifier and LLVM
 # take superlinear time in its size, and identical groups of a long chain
-# become one function. A 5000-op element-wise chain compiled in 23 s with
-# 256, 11 s with 128, 7 s with 64; but 64 split exact GELU's erfc formula,
-# which then ran 4x slower.
-MAX_FUSED_OPS = 128
+# become one function. A JAX chain of 1,750 element-wise ops built in 24 s
+# with 256, 19 s with 128, 6 s with 96, 7 s with 64; but 64 split exact
+# GELU's erfc formula, which then ran 4-5x slower (0.65 -> 3-4.6 ms).
+MAX_FUSED_OPS = 96
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.FuseOpsBounded")
