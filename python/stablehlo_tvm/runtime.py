@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CallError, InputError
+from .errors import CallError, Error, InputError
 
 
 class Compiled:
@@ -246,6 +246,12 @@ def build(
     from .cpu.tuning import as_tuning
 
     size_thread_pool()
+    target = resolve_target(target)
+    # The device follows the target; one this machine lacks is an error now,
+    # not after importing and compiling.
+    device = tvm.runtime.device(target.get_target_device_type(), 0)
+    if not device.exist:
+        raise Error(f"target {target.kind.name!r} runs on {device}, which this machine does not have")
     irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
     if not any(isinstance(f, tvm.relax.Function) for f in irmodule.functions.values()):
         raise InputError("the module has no Relax function to build")
@@ -253,10 +259,9 @@ def build(
     # public functions (a conformance program's) may have no "main".
     if entry is not None and _relax_name(irmodule, entry) is None:
         raise InputError(f"the module has no Relax function {entry!r} to build")
-    target = resolve_target(target)
     tuning = as_tuning(tune)
     executable, report = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
-    return Compiled(executable, tvm.cpu(), entry or "main", irmodule, report)
+    return Compiled(executable, device, entry or "main", irmodule, report)
 
 
 def _compile(irmodule, target, schedule: bool, tuning, blas):

@@ -102,3 +102,26 @@ def test_every_error_type_is_the_packages_own():
         assert issubclass(error, Error)
     # ...and the built-in kind a caller may already catch.
     assert issubclass(InputError, ValueError) and issubclass(CallError, TypeError)
+
+
+def test_a_target_whose_device_is_missing_is_an_error_before_compiling(monkeypatch):
+    import stablehlo_tvm.api
+    import stablehlo_tvm.runtime
+
+    target = tvm.target.Target("cuda")
+    if tvm.runtime.device(target.get_target_device_type(), 0).exist:
+        pytest.skip("this machine has the device")
+
+    def unreachable(*args):
+        raise AssertionError("imported or compiled for a device that is not there")
+
+    monkeypatch.setattr(stablehlo_tvm.api, "import_stablehlo", unreachable)
+    monkeypatch.setattr(stablehlo_tvm.runtime, "_compile", unreachable)
+    with pytest.raises(Error, match=r"target 'cuda' runs on cuda:0, which this machine does not have"):
+        stablehlo_tvm.build(_f, _X, target=target)
+
+
+def test_the_device_follows_a_cpu_target():
+    compiled = stablehlo_tvm.build(_f, _X, target="llvm")
+    assert compiled.device == tvm.cpu()
+    np.testing.assert_allclose(compiled(_X), np.asarray(jax.jit(_f)(_X)), rtol=1e-6)
