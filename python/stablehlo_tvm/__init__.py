@@ -3,14 +3,17 @@
     import jax, jax.numpy as jnp, numpy as np
     import stablehlo_tvm
 
+    fast_f = stablehlo_tvm.jit(f)                        # like jax.jit, with TVM
+    np.testing.assert_allclose(fast_f(x), jax.jit(f)(x))
+
     lowered = jax.jit(f).lower(x)
     irmodule = stablehlo_tvm.import_stablehlo(lowered)   # a Relax tvm.IRModule
     run = stablehlo_tvm.build(irmodule)                   # compiled with TVM
-    np.testing.assert_allclose(run(x), jax.jit(f)(x))
 """
 
 from .api import import_stablehlo, import_to_tvm_dialect, parse
 from .errors import CallError, EmitError, Error, InputError, MLIRError
+from .jit import Jitted, jit
 from .runtime import Compiled, build
 
 __all__ = [
@@ -19,11 +22,13 @@ __all__ = [
     "EmitError",
     "Error",
     "InputError",
+    "Jitted",
     "MLIRError",
     "Tuning",
     "build",
     "import_stablehlo",
     "import_to_tvm_dialect",
+    "jit",
     "parse",
 ]
 

@@ -13,7 +13,12 @@ from .errors import CallError, Error, InputError
 class Compiled:
     """A compiled entry function: takes array-likes, returns numpy arrays
     (a tuple when the function has several results). Safe to call from
-    several threads at once: each runs its own VirtualMachine."""
+    several threads at once: each runs its own VirtualMachine.
+
+    Arguments are not copied where TVM can read them in place: jax arrays
+    and 64-byte aligned numpy arrays of the parameter's dtype (the compiled
+    code never writes into its arguments). Results are read-only numpy views
+    of TVM's buffers, as ``np.asarray`` of a jax array is."""
 
     def __init__(self, executable, device, entry: str, irmodule, tuning_report=None):
         self.executable = executable
@@ -26,94 +31,83 @@ class Compiled:
         # stack frame of the VM, so such modules run on a thread with room.
         attrs = irmodule.attrs
         self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
-        # name -> (Relax name, complex argument and result positions,
-        # parameter (shape, dtype)s), resolved on the first call.
-        self._signatures: dict[str, tuple[str, set[int], set[int], list]] = {}
+        self._signatures: dict[str, _Signature] = {}
         # A VirtualMachine holds the registers and memory of the call it
         # runs, so each calling thread gets its own over the one executable.
         self._per_thread = threading.local()
 
-    def _thread_functions(self) -> dict[str, tuple[Any, set[int], set[int], list]]:
-        """This thread's VM functions by name, with their signatures; the
-        thread's VM is made on its first call."""
+    def _function(self, name: str) -> tuple[Any, "_Signature"]:
+        """This thread's VM function `name` and its signature; the thread's
+        VM is made on its first call."""
         local = self._per_thread
-        if not hasattr(local, "functions"):
+        functions = getattr(local, "functions", None)
+        if functions is None:
             from tvm import relax
 
             local.vm = relax.VirtualMachine(self.executable, self.device)
-            local.functions = {}
-        return local.functions
+            functions = local.functions = {}
+        found = functions.get(name)
+        if found is None:
+            signature = self._signatures.get(name)
+            if signature is None:
+                signature = self._signatures[name] = _Signature.of(self.irmodule, name, self.device)
+            found = functions[name] = (local.vm[signature.relax_name], signature)
+        return found
 
     def __call__(self, *args: Any):
         return self.call(self.entry, *args)
 
     def call(self, name: str, *args: Any):
         """Calls another function of the module by name."""
-        run, complex_results = self._bind(name, args)
-        result = run()
-        outputs = [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
-        if complex_results:
-            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, complex_results)]
+        outputs = self.call_flat(name, args)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def call_flat(self, name: str, args, cast: bool = False) -> list:
+        """The results of `name` on `args`, as a list. ``cast``: convert
+        arguments to the parameters' dtypes (as jax.jit does) instead of
+        refusing another dtype."""
+        function, signature = self._function(name)
+        tensors = signature.tensors(name, args, cast)
+        result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        return signature.outputs(result)
 
     def runner(self, *args: Any, name: str | None = None):
         """A callable that runs the function on ``args`` already on the device
         and leaves its results there: what a benchmark times."""
-        return self._bind(name or self.entry, args)[0]
-
-    def _bind(self, name: str, args: tuple):
-        """A call of `name` on `args`, ready to run (on a deep stack when the
-        module has loops), and the positions of its complex results."""
-        function, tensors, complex_results = self._prepare(name, args)
+        name = name or self.entry
+        function, signature = self._function(name)
+        tensors = signature.tensors(name, args, False)
         if self._recursive:
-            return (lambda: _LOOP_THREAD.call(function, *tensors)), complex_results
-        return (lambda: function(*tensors)), complex_results
+            return lambda: _LOOP_THREAD.call(function, *tensors)
+        return lambda: function(*tensors)
 
-    def _prepare(self, name: str, args: tuple) -> tuple[Any, list, set[int]]:
+
+class _Signature:
+    """How values cross into and out of one Relax function: its parameters'
+    (shape, dtype)s, with complex values split in two by the import."""
+
+    __slots__ = ("relax_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu")
+
+    def __init__(self, relax_name, complex_args, complex_results, params, device):
+        self.relax_name = relax_name
+        self.complex_args = complex_args
+        self.complex_results = complex_results
+        self.params = params
+        self.device = device
+        self._on_cpu = device.dlpack_device_type() == 1
+        # Per argument position: the last jax array passed there and its
+        # tensor. jax arrays are immutable: the same one again is the same
+        # value, already on the device.
+        self.resident: list = [None] * (len(params) - len(complex_args))
+
+    @classmethod
+    def of(cls, irmodule, name: str, device) -> "_Signature":
         import tvm
 
-        functions = self._thread_functions()
-        if name not in functions:
-            if name not in self._signatures:
-                self._signatures[name] = self._resolve(name)
-            relax_name, complex_args, complex_results, params = self._signatures[name]
-            functions[name] = (self._per_thread.vm[relax_name], complex_args, complex_results, params)
-        function, complex_args, complex_results, params = functions[name]
-        if len(args) + len(complex_args) != len(params):
-            raise CallError(f"@{name} takes {len(params) - len(complex_args)} arguments, {len(args)} were given")
-        arrays = []
-        for i, a in enumerate(args):
-            # order="C" copies only when needed and, unlike
-            # ascontiguousarray, keeps 0-d arrays 0-d.
-            a = np.asarray(a, order="C")
-            if a.dtype.name in _SUB_BYTE:
-                # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
-                a = a.astype(_SUB_BYTE[a.dtype.name])
-            # TVM has no complex dtype: complex values travel as (real, imag).
-            parts = [np.asarray(a.real, order="C"), np.asarray(a.imag, order="C")] if i in complex_args else [a]
-            for part in parts:
-                expected = params[len(arrays)]
-                shape, dtype = expected if expected is not None else (part.shape, part.dtype.name)
-                if part.dtype.name != dtype or part.ndim != len(shape) or any(
-                    d is not None and d != n for d, n in zip(shape, part.shape)
-                ):
-                    want = "x".join("?" if d is None else str(d) for d in shape)
-                    raise CallError(
-                        f"@{name} argument {i}: expected {dtype}[{want}], got {a.dtype.name}[{'x'.join(map(str, a.shape))}]"
-                    )
-                arrays.append(part)
-        return function, [tvm.runtime.tensor(a, self.device) for a in arrays], complex_results
-
-    def _resolve(self, name: str) -> tuple[str, set[int], set[int], list]:
-        """The name of the Relax function the program calls `name`, how its
-        complex values were split, and the (shape, dtype) of each parameter
-        (None for a dimension not known)."""
-        import tvm
-
-        relax_name = _relax_name(self.irmodule, name)
+        relax_name = _relax_name(irmodule, name)
         if relax_name is None:
             raise CallError(f"the module has no function {name!r}")
-        function = self.irmodule[relax_name]
+        function = irmodule[relax_name]
         attrs = function.attrs
         complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
         complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
@@ -124,8 +118,140 @@ class Compiled:
             if not isinstance(ty, tvm.relax.TensorType) or dims is None:
                 params.append(None)  # not a tensor of known rank: TVM checks it
                 continue
-            params.append((tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims), str(ty.dtype)))
-        return relax_name, complex_args, complex_results, params
+            shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
+            params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
+        return cls(relax_name, complex_args, complex_results, params, device)
+
+    def tensors(self, name: str, args, cast: bool) -> list:
+        n = len(self.params) - len(self.complex_args)
+        if len(args) != n:
+            raise CallError(f"@{name} takes {n} arguments, {len(args)} were given")
+        if not self.complex_args:
+            return [self._tensor(name, i, a, self.params[i], cast) for i, a in enumerate(args)]
+        tensors = []
+        for i, a in enumerate(args):
+            if i in self.complex_args:
+                # TVM has no complex dtype: complex values travel as (real, imag).
+                a = np.asarray(a)
+                for part in (a.real, a.imag):
+                    tensors.append(self._tensor(name, i, part, self.params[len(tensors)], cast))
+            else:
+                tensors.append(self._tensor(name, i, a, self.params[len(tensors)], cast))
+        return tensors
+
+    def _tensor(self, name: str, position: int, value, expected, cast: bool):
+        import tvm_ffi
+
+        kind = type(value).__name__
+        if kind == "Tensor" and hasattr(value, "dtype") and hasattr(value, "device"):
+            return value  # already TVM's: the VM checks it
+        is_jax = kind == "ArrayImpl"
+        if is_jax:
+            held = self.resident[position]
+            if held is not None and held[0] is value:
+                return held[1]
+        array = np.asarray(value)
+        if expected is None:
+            expected = (array.shape, array.dtype)
+        shape, dtype = expected
+        if array.dtype != dtype:
+            if array.dtype.name in _SUB_BYTE and np.dtype(_SUB_BYTE[array.dtype.name]) == dtype:
+                # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
+                array = array.astype(dtype)
+            elif cast and array.dtype.kind != "c":
+                array = array.astype(dtype)
+            else:
+                raise self._mismatch(name, position, array, expected)
+        if array.shape != shape and (
+            array.ndim != len(shape) or any(d is not None and d != n for d, n in zip(shape, array.shape))
+        ):
+            raise self._mismatch(name, position, array, expected)
+        tensor = None
+        if self._on_cpu and (is_jax or array.nbytes >= _IN_PLACE_BYTES) and array.flags.c_contiguous:
+            try:
+                # In place: jax's CPU buffers are aligned; numpy's often are
+                # not (small ones are copied, at less than a look costs).
+                tensor = tvm_ffi.from_dlpack(value if is_jax else array, require_alignment=_ALIGNMENT)
+            except (BufferError, RuntimeError, TypeError, ValueError):
+                tensor = None
+        if tensor is None:
+            tensor = _copied(array, self.device, _ffi_shape(array.shape))
+        if is_jax:
+            self.resident[position] = (value, tensor)
+        return tensor
+
+    @staticmethod
+    def _mismatch(name, position, array, expected):
+        shape, dtype = expected
+        want = "x".join("?" if d is None else str(d) for d in shape)
+        return CallError(
+            f"@{name} argument {position}: expected {dtype.name}[{want}], got {array.dtype.name}[{'x'.join(map(str, array.shape))}]"
+        )
+
+    def outputs(self, result) -> list:
+        outputs = [_as_numpy(result)] if hasattr(result, "shape") else [_as_numpy(r) for r in result[:]]
+        if self.complex_results:
+            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
+        return outputs
+
+
+def _copied(array: np.ndarray, device, shape):
+    """A new tensor on `device` holding `array`."""
+    import tvm_ffi
+
+    from tvm.runtime import _tensor
+
+    dtype = _FFI_DTYPES.get(array.dtype)
+    if dtype is None:
+        dtype = _FFI_DTYPES[array.dtype] = tvm_ffi.dtype(array.dtype.name)
+    tensor = _tensor._ffi_api.TVMTensorAllocWithScope(shape, dtype, device, None)
+    if device.dlpack_device_type() == 1 and array.dtype.kind in "biuf":
+        try:
+            np.from_dlpack(tensor)[...] = array
+            return tensor
+        except (BufferError, TypeError, RuntimeError):
+            pass
+    return tensor.copyfrom(array)
+
+
+_FFI_DTYPES: dict = {}
+_FFI_SHAPES: dict = {}
+
+
+def _ffi_shape(shape: tuple):
+    found = _FFI_SHAPES.get(shape)
+    if found is None:
+        import tvm_ffi
+
+        if len(_FFI_SHAPES) > 4096:
+            _FFI_SHAPES.clear()
+        found = _FFI_SHAPES[shape] = tvm_ffi.Shape(shape)
+    return found
+
+
+def _as_numpy(tensor) -> np.ndarray:
+    """A read-only numpy view of a result tensor (a copy for dtypes numpy's
+    DLPack import does not know, such as bfloat16)."""
+    try:
+        array = np.from_dlpack(tensor)
+    except (BufferError, TypeError, RuntimeError):
+        return tensor.numpy()
+    array.flags.writeable = False
+    return array
+
+
+def _numpy_dtype(name: str):
+    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        import ml_dtypes
+
+        return getattr(ml_dtypes, name)
+    return name
+
+
+# TVM's compiled code assumes its buffers are this aligned.
+_ALIGNMENT = 64
+# numpy arrays at least this large are passed in place when aligned.
+_IN_PLACE_BYTES = 1 << 14
 
 
 def _relax_name(irmodule, name: str) -> str | None:

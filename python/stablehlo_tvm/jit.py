@@ -1,0 +1,279 @@
+"""jit: a function compiled with TVM the way jax.jit compiles it with XLA.
+
+The wrapped function is traced and lowered by JAX itself (jax.jit's own
+lowering, so static arguments, pytrees, weak types and dtype
+canonicalization mean what they mean in JAX), imported and built once per
+abstract signature, and called with the same pytrees jax.jit takes; results
+come back in the tree structure jax.jit returns, as read-only numpy arrays.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from typing import Any, Callable, Iterable, NamedTuple
+
+import numpy as np
+
+from .errors import CallError
+
+
+class _Entry(NamedTuple):
+    """One build: the compiled function, which flat argument leaves it
+    takes (JAX drops the unused ones), and the tree of its results."""
+
+    compiled: Any
+    kept: tuple[int, ...] | None  # None: all of them
+    out_tree: Any
+    lowered: Any
+
+
+class Lowered:
+    """``jit(f).lower(*args)``: the Relax module of one signature, before
+    TVM compiles it."""
+
+    def __init__(self, jitted: "Jitted", lowered, irmodule, kept, out_tree):
+        self._jitted = jitted
+        self.jax_lowered = lowered  # jax.stages.Lowered
+        self.irmodule = irmodule  # the Relax tvm.IRModule
+        self._kept = kept
+        self._out_tree = out_tree
+
+    def as_text(self) -> str:
+        """The StableHLO JAX lowered to."""
+        return self.jax_lowered.as_text()
+
+    def compile(self) -> "CompiledCall":
+        from .runtime import build
+
+        compiled = build(self.irmodule, **self._jitted._build_options)
+        return CompiledCall(self._jitted, _Entry(compiled, self._kept, self._out_tree, self.jax_lowered))
+
+
+class CompiledCall:
+    """``jit(f).lower(*args).compile()``: one build, called with arguments
+    of the signature it was lowered for. Static arguments are the ones it
+    was lowered with: what is passed in their place is not looked at."""
+
+    def __init__(self, jitted: "Jitted", entry: _Entry):
+        self._jitted = jitted
+        self._entry = entry
+        self.compiled = entry.compiled  # stablehlo_tvm.Compiled
+
+    def __call__(self, *args: Any, **kwargs: Any):
+        _, leaves = self._jitted._dynamic_leaves(args, kwargs)
+        return _run(self._entry, leaves)
+
+
+class Jitted:
+    """What ``stablehlo_tvm.jit(fun)`` returns."""
+
+    def __init__(
+        self,
+        fun: Callable,
+        static_argnums: Iterable[int],
+        static_argnames: Iterable[str],
+        keep_unused: bool,
+        build_options: dict,
+    ):
+        self._fun = fun
+        self._static_argnums, self._static_argnames = _static_arguments(fun, static_argnums, static_argnames)
+        self._keep_unused = keep_unused
+        self._build_options = build_options
+        # (tree, static values, leaf descriptions) -> _Entry, and the same
+        # by abstract signature, which calls of different raw types share
+        # (a float64 numpy array and a float32 one both mean f32 to JAX).
+        self._by_key: dict = {}
+        self._by_signature: dict = {}
+        self._lock = threading.Lock()
+        functools.update_wrapper(self, fun)
+
+    def __call__(self, *args: Any, **kwargs: Any):
+        statics, leaves, tree = self._split(args, kwargs)
+        key = (tree, statics, tuple(map(_describe, leaves)))
+        try:
+            entry = self._by_key.get(key)
+        except TypeError as error:
+            raise CallError(f"static arguments must be hashable, as jax.jit requires: {error}") from error
+        if entry is None:
+            entry = self._entry(key, args, kwargs, leaves, tree, statics)
+        return _run(entry, leaves)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """Traces and imports for these arguments' signature; ``.compile()``
+        on the result builds."""
+        from .api import import_stablehlo
+
+        lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
+        return Lowered(self, lowered, import_stablehlo(lowered), kept, out_tree)
+
+    def clear_cache(self) -> None:
+        with self._lock:
+            self._by_key.clear()
+            self._by_signature.clear()
+
+    def _cache_size(self) -> int:
+        return len(self._by_signature)
+
+    def _split(self, args: tuple, kwargs: dict):
+        """The static argument values, the flat leaves of the others and
+        their tree, as jax.jit splits them."""
+        import jax
+
+        if self._static_argnums:
+            statics = tuple(args[i] for i in self._static_argnums if i < len(args))
+            dynamic = tuple(a for i, a in enumerate(args) if i not in self._static_argnums)
+        else:
+            statics, dynamic = (), args
+        if self._static_argnames and kwargs:
+            statics += tuple(sorted((k, v) for k, v in kwargs.items() if k in self._static_argnames))
+            kwargs = {k: v for k, v in kwargs.items() if k not in self._static_argnames}
+        leaves, tree = jax.tree_util.tree_flatten((dynamic, kwargs))
+        return statics, leaves, tree
+
+    def _dynamic_leaves(self, args: tuple, kwargs: dict):
+        statics, leaves, _ = self._split(args, kwargs)
+        return statics, leaves
+
+    def _entry(self, key, args, kwargs, leaves, tree, statics) -> _Entry:
+        import jax
+
+        for leaf in leaves:
+            if isinstance(leaf, jax.core.Tracer):
+                raise CallError(
+                    "a stablehlo_tvm.jit function was called inside a JAX transformation "
+                    "(jit, grad, vmap...): it runs TVM-compiled code on concrete arrays only; "
+                    "apply stablehlo_tvm.jit to the whole transformed function instead"
+                )
+        signature = (tree, statics, tuple(_abstract(leaf) for leaf in leaves))
+        with self._lock:
+            entry = self._by_signature.get(signature)
+            if entry is None:
+                from .runtime import build
+
+                lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
+                compiled = build(lowered, **self._build_options)
+                entry = self._by_signature[signature] = _Entry(compiled, kept, out_tree, lowered)
+            self._by_key[key] = entry
+        return entry
+
+    def _lower_with_jax(self, args: tuple, kwargs: dict):
+        """jax.jit's lowering of the call, the positions of the flat leaves
+        it kept as arguments (None: all), and its results' tree."""
+        import jax
+
+        jitted = jax.jit(
+            self._fun,
+            static_argnums=self._static_argnums,
+            static_argnames=self._static_argnames,
+            keep_unused=self._keep_unused,
+        )
+        lowered = jitted.lower(*args, **kwargs)
+        kept = None
+        compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
+        if isinstance(compile_args, dict):
+            if compile_args.get("ordered_effects"):
+                raise CallError(
+                    f"{getattr(self._fun, '__name__', 'the function')} has ordered side effects "
+                    f"({', '.join(map(str, compile_args['ordered_effects']))}), which a TVM build cannot run"
+                )
+            kept_var_idx = compile_args.get("kept_var_idx")
+            if kept_var_idx is not None:
+                kept = tuple(sorted(kept_var_idx))
+        elif not self._keep_unused:
+            # Where this JAX does not say what it kept, keep everything.
+            lowered = jax.jit(
+                self._fun,
+                static_argnums=self._static_argnums,
+                static_argnames=self._static_argnames,
+                keep_unused=True,
+            ).lower(*args, **kwargs)
+        n_leaves = lowered.in_tree.num_leaves
+        if kept is not None and len(kept) == n_leaves:
+            kept = None
+        return lowered, kept, lowered.out_tree
+
+
+def _run(entry: _Entry, leaves: list):
+    if entry.kept is not None:
+        leaves = [leaves[i] for i in entry.kept]
+    outputs = entry.compiled.call_flat(entry.compiled.entry, leaves, cast=True)
+    return entry.out_tree.unflatten(outputs)
+
+
+def _describe(leaf: Any):
+    """What the cache keys a leaf by: its type, and its shape and dtype
+    (and JAX's weak type) where it has them. Python scalars are weakly
+    typed in JAX: their type is their signature."""
+    shape = getattr(leaf, "shape", None)
+    if shape is None:
+        return type(leaf)
+    return (type(leaf), shape, leaf.dtype, getattr(leaf, "weak_type", False))
+
+
+def _abstract(leaf: Any):
+    """JAX's abstract value of a leaf (shape, canonical dtype, weak type)."""
+    import jax
+
+    try:
+        aval = jax.typeof(leaf)
+    except TypeError as error:
+        raise CallError(f"{type(leaf).__name__} is not an array type JAX accepts: {error}") from error
+    # Spelled out: equal ShapedArrays can hash differently.
+    return tuple(aval.shape), str(aval.dtype), bool(aval.weak_type)
+
+
+def _static_arguments(fun: Callable, static_argnums, static_argnames) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Static argument positions and names, each completed from the other
+    through the function's signature, as jax.jit completes them."""
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums or ())
+    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return tuple(sorted(set(nums))), names
+    positional = [
+        p.name for p in parameters if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    nums = tuple(n + len(positional) if n < 0 else n for n in nums)
+    names = names + tuple(positional[n] for n in nums if 0 <= n < len(positional) and positional[n] not in names)
+    nums = nums + tuple(positional.index(name) for name in names if name in positional and positional.index(name) not in nums)
+    return tuple(sorted(set(nums))), names
+
+
+def jit(
+    fun: Callable | None = None,
+    *,
+    static_argnums: int | Iterable[int] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    donate_argnums: Any = None,
+    donate_argnames: Any = None,
+    keep_unused: bool = False,
+    target: Any = None,
+    tune: Any = None,
+    **build_options: Any,
+):
+    """Compiles ``fun`` with TVM, like ``jax.jit`` compiles it with XLA.
+
+    Calls take what jax.jit's take: pytrees of arrays (numpy, jax, Python
+    scalars and array-likes, cast as JAX casts them), with
+    ``static_argnums``/``static_argnames`` marking hashable arguments that
+    are part of the signature. The first call with a new signature (tree
+    structure, shapes, dtypes, static values) traces, imports and builds;
+    later ones only run. Results have the tree structure jax.jit returns,
+    with read-only numpy arrays as leaves. jax arrays passed again (weights)
+    are not converted again.
+
+    ``donate_argnums``/``donate_argnames`` are accepted and ignored: the
+    compiled code never writes into its arguments. ``target``, ``tune`` and
+    the other keywords are ``build``'s. ``.lower(*args)`` stages the import,
+    ``.lower(*args).compile()`` the build.
+
+    Usable as a decorator, bare or with keywords.
+    """
+    del donate_argnums, donate_argnames  # nothing is written in place
+    options = dict(build_options, target=target, tune=tune)
+    if fun is None:
+        return lambda f: Jitted(f, static_argnums or (), static_argnames or (), keep_unused, options)
+    return Jitted(fun, static_argnums or (), static_argnames or (), keep_unused, options)

@@ -1,0 +1,196 @@
+"""stablehlo_tvm.jit: jax.jit's calling convention, with TVM underneath.
+
+Every result is compared with jax.jit's on the same call: values, dtypes
+and the tree structure."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import stablehlo_tvm
+from stablehlo_tvm import CallError
+
+Pair = namedtuple("Pair", "first second")
+
+
+def assert_same(ours, theirs, rtol=1e-6):
+    """Same tree, and leaf by leaf the same dtype and values."""
+    assert jax.tree_util.tree_structure(ours) == jax.tree_util.tree_structure(theirs)
+    for a, b in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs)):
+        assert np.asarray(a).dtype == np.asarray(b).dtype
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=1e-6)
+
+
+def mlp(params, x):
+    for layer in params["layers"]:
+        x = jnp.tanh(x @ layer["w"] + layer["b"])
+    return {"logits": x @ params["head"], "stats": Pair(x.mean(), (x.max(), None))}
+
+
+def make_params(key, sizes=(8, 16, 16), classes=4):
+    keys = jax.random.split(key, len(sizes))
+    layers = [
+        {"w": jax.random.normal(k, (m, n)) / np.sqrt(m), "b": jnp.zeros(n)}
+        for k, m, n in zip(keys, sizes[:-1], sizes[1:])
+    ]
+    return {"layers": layers, "head": jax.random.normal(keys[-1], (sizes[-1], classes))}
+
+
+def test_pytrees_in_and_out():
+    params = make_params(jax.random.key(0))
+    x = np.random.default_rng(0).standard_normal((5, 8)).astype(np.float32)
+    fast = stablehlo_tvm.jit(mlp)
+    assert_same(fast(params, x), jax.jit(mlp)(params, x), rtol=1e-5)
+    # The same signature again runs the same build.
+    assert_same(fast(params, 2 * x), jax.jit(mlp)(params, 2 * x), rtol=1e-5)
+    assert fast._cache_size() == 1
+
+
+def test_array_likes_cast_as_jax_casts_them():
+    def f(x, scale, offset):
+        return x * scale + offset
+
+    fast = stablehlo_tvm.jit(f)
+    x64 = np.linspace(-1, 1, 7)  # float64: f32 without jax_enable_x64
+    with jax.enable_x64(False):
+        check_casts(fast, f, x64)
+
+
+def check_casts(fast, f, x64):
+    for args in [(x64, 2.0, 1), (x64.astype(np.float32), 3.0, 2)]:
+        assert_same(fast(*args), jax.jit(f)(*args))
+    # A float64 and a float32 array are one signature to JAX: one build.
+    assert fast._cache_size() == 1
+    # numpy scalars are not weakly typed; a bool is another dtype.
+    for args in [(x64, np.float64(3.0), np.int64(2)), (jnp.arange(7.0), 0.5, True)]:
+        assert_same(fast(*args), jax.jit(f)(*args))
+    assert fast._cache_size() == 3
+
+
+def test_static_arguments_by_number_and_name():
+    @partial(stablehlo_tvm.jit, static_argnums=1, static_argnames="mode")
+    def f(x, power, mode="sum"):
+        y = x**power
+        return y.sum() if mode == "sum" else y.max()
+
+    def reference(x, power, mode="sum"):
+        return jax.jit(f.__wrapped__, static_argnums=1, static_argnames="mode")(x, power, mode=mode)
+
+    x = np.arange(1, 5, dtype=np.float32)
+    assert_same(f(x, 2), reference(x, 2))
+    assert_same(f(x, 3), reference(x, 3))
+    assert_same(f(x, 2, mode="max"), reference(x, 2, mode="max"))
+    assert f._cache_size() == 3
+    # A static argument by name (another signature to jax.jit as well).
+    assert_same(f(x, power=2), reference(x, 2))
+    with pytest.raises(CallError, match="hashable"):
+        f(x, [2])
+
+
+def test_unused_arguments_that_jax_drops():
+    # jax.jit lowers g to main(arg0): y and z are not arguments of the module.
+    def g(x, y, z):
+        return 2 * x
+
+    fast = stablehlo_tvm.jit(g)
+    args = (np.ones(3, np.float32), np.ones((2, 2), np.float32), {"unused": np.zeros(4)})
+    assert_same(fast(*args), jax.jit(g)(*args))
+    assert "%arg1" not in fast.lower(*args).as_text()
+
+
+def test_keyword_arguments_and_decorator_forms():
+    @stablehlo_tvm.jit
+    def f(x, *, bias, scale=1.0):
+        return (x + bias) * scale
+
+    x = np.arange(4, dtype=np.float32)
+    assert_same(f(x, bias=1.0, scale=2.0), jax.jit(f.__wrapped__)(x, bias=1.0, scale=2.0))
+    assert_same(f(x, bias=np.ones(4, np.float32)), jax.jit(f.__wrapped__)(x, bias=np.ones(4, np.float32)))
+
+
+def test_results_are_read_only_like_jax_arrays():
+    out = stablehlo_tvm.jit(lambda x: x + 1)(np.zeros(3, np.float32))
+    with pytest.raises(ValueError):
+        out[0] = 5
+
+
+def test_weights_passed_again_are_not_converted_again():
+    params = make_params(jax.random.key(1))
+    x = jnp.ones((2, 8))
+    fast = stablehlo_tvm.jit(mlp)
+    first = fast(params, x)
+    entry = next(iter(fast._by_signature.values()))
+    _, signature = entry.compiled._function("main")
+    held = list(signature.resident)
+    assert all(h is not None for h in held)
+    fast(params, x)
+    assert all(a[1] is b[1] for a, b in zip(held, signature.resident))
+    # New weights at the same positions are new values, not stale tensors.
+    new_params = jax.tree_util.tree_map(lambda w: w * 2, params)
+    assert_same(fast(new_params, x), jax.jit(mlp)(new_params, x), rtol=1e-5)
+    assert_same(fast(params, x), first)
+
+
+def test_arguments_are_never_written():
+    # The loop writes its carried buffer in place; an aligned numpy input is
+    # passed without a copy, so it must not be that buffer.
+    def f(x):
+        return jax.lax.fori_loop(0, 8, lambda i, a: a.at[i].set(a[i] * -1.0), x)
+
+    n = 1 << 14
+    storage = np.arange(n + 16, dtype=np.float32)
+    start = (-storage.ctypes.data % 64) // 4
+    x = storage[start : start + n]
+    assert x.ctypes.data % 64 == 0
+    before = x.copy()
+    assert_same(stablehlo_tvm.jit(f)(x), jax.jit(f)(before))
+    np.testing.assert_array_equal(x, before)
+
+
+def test_lower_then_compile():
+    params = make_params(jax.random.key(2))
+    x = np.ones((3, 8), np.float32)
+    lowered = stablehlo_tvm.jit(mlp).lower(params, x)
+    assert "stablehlo" in lowered.as_text()
+    assert "main" in [gv.name_hint for gv in lowered.irmodule.get_global_vars()]
+    assert_same(lowered.compile()(params, x), jax.jit(mlp)(params, x), rtol=1e-5)
+
+
+def test_called_inside_a_jax_transformation_is_a_clear_error():
+    fast = stablehlo_tvm.jit(jnp.sin)
+    with pytest.raises(CallError, match="inside a JAX transformation"):
+        jax.jit(lambda x: fast(x))(np.ones(2, np.float32))
+
+
+def test_training_step_with_optimizer_state():
+    # value_and_grad of a loss over a pytree of parameters, with an SGD
+    # momentum update: what a training loop calls each step.
+    def loss(params, x, y):
+        logits = mlp(params, x)["logits"]
+        return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - jnp.take_along_axis(logits, y[:, None], axis=-1)[:, 0])
+
+    def step(params, momentum, x, y):
+        value, grads = jax.value_and_grad(loss)(params, x, y)
+        momentum = jax.tree_util.tree_map(lambda m, g: 0.9 * m + g, momentum, grads)
+        params = jax.tree_util.tree_map(lambda p, m: p - 0.1 * m, params, momentum)
+        return params, momentum, value
+
+    params = make_params(jax.random.key(3))
+    momentum = jax.tree_util.tree_map(jnp.zeros_like, params)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((16, 8)).astype(np.float32)
+    y = rng.integers(0, 4, 16).astype(np.int32)
+    fast = stablehlo_tvm.jit(step)
+    ours, theirs = (params, momentum), (params, momentum)
+    for _ in range(3):
+        *ours, value = fast(*ours, x, y)
+        *theirs, reference = jax.jit(step)(*theirs, x, y)
+        np.testing.assert_allclose(value, reference, rtol=1e-4)
+    assert_same(ours, theirs, rtol=1e-4)
+    assert fast._cache_size() == 1
