@@ -10,18 +10,25 @@ from typing import Any
 from . import _core
 from .emitter import emit_module
 from .errors import InputError
-from .inputs import to_source
+from .inputs import Source, to_source
 
 
 def parse(source: Any, *example_args: Any) -> "_core.Module":
     """Parses and verifies ``source`` (any form ``import_stablehlo`` takes)."""
-    text, name, constants = to_source(source, *example_args)
-    return _core.Module.parse(text, name, constants=list(constants))
+    return _parse(to_source(source, *example_args))
+
+
+def _parse(source: Source) -> "_core.Module":
+    return _core.Module.parse(source.text, source.name, constants=list(source.constants))
 
 
 def import_to_tvm_dialect(source: Any, *example_args: Any) -> "_core.Module":
     """Runs the import pipeline and returns the module in the tvm dialect."""
-    module = parse(source, *example_args)
+    return _imported(to_source(source, *example_args))
+
+
+def _imported(source: Source) -> "_core.Module":
+    module = _parse(source)
     module.run_pipeline(_core.IMPORT_PIPELINE)
     return module
 
@@ -41,7 +48,8 @@ def import_stablehlo(source: Any, *example_args: Any):
     """
     from .cpu.fastmath import register
 
-    module = import_to_tvm_dialect(source, *example_args)
+    source = to_source(source, *example_args)
+    module = _imported(source)
     # f32 tanh stays R.tanh (see lib/Conversion/StableHLOToTVM/Math.cpp): the
     # accurate lowering it relies on is installed with the module.
     register()
@@ -51,7 +59,7 @@ def import_stablehlo(source: Any, *example_args: Any):
     if not functions:
         raise InputError("the module has no public function to import")
     with _collector_paused():
-        return emit_module(functions, module)
+        return emit_module(functions, module, callbacks=source.callbacks)
 
 
 @contextlib.contextmanager

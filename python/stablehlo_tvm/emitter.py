@@ -245,14 +245,27 @@ def _emit_call(emitter, bb, operands, attributes, op):
 def _emit_call_dps_packed(emitter, bb, operands, attributes, op):
     from tvm import relax, tirx
 
+    from . import callbacks
     from .lapack import register
 
+    where = _where(op)
+    values = [int(v) for v in attributes["scalars"]]
     if attributes["function"].startswith("stablehlo_tvm.lapack."):
         register()
-    where = _where(op)
+    elif attributes["function"] == callbacks.PACKED_FUNCTION:
+        values = [callbacks.resolve(values[0], emitter.callbacks, where)]
     out = [_tensor_type(type_info, where) for _, type_info in op["results"]]
-    scalars = [relax.prim_value(tirx.IntImm("int64", int(v))) for v in attributes["scalars"]]
+    scalars = [relax.prim_value(tirx.IntImm("int64", v)) for v in values]
     return relax.call_dps_packed(attributes["function"], list(operands) + scalars, out_ty=out[0] if len(out) == 1 else out)
+
+
+def _emit_take(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    # The import's indices are in range by construction; "clip" keeps a
+    # wrong one in bounds too (and TVM warns at every "fast" take).
+    x, indices = operands
+    return relax.op.take(x, indices, axis=attributes["axis"], mode="clip")
 
 
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
@@ -265,6 +278,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "case": _emit_case,
     "call": _emit_call,
     "call_dps_packed": _emit_call_dps_packed,
+    "take": _emit_take,
 }
 
 # Special ops whose Relax call returns a tuple even for one result.
@@ -363,6 +377,8 @@ class _Emitter:
         self.pending: list[tuple[Any, Any]] = []
         # GlobalVars by MLIR symbol (TVM renames 'a.b' to 'a_b').
         self.functions: dict[str, Any] = {}
+        # The Python functions the module's host callbacks call, by index.
+        self.callbacks: tuple = ()
 
     def unique(self, hint: str) -> str:
         self.count += 1
@@ -570,12 +586,14 @@ def _visit_callees_first(function: dict, by_name: dict, state: dict, ordered: li
     ordered.append(function)
 
 
-def emit_module(functions: list[dict], source=None):
+def emit_module(functions: list[dict], source=None, callbacks: tuple = ()):
     """A Relax IRModule with one function per public func.func; `source` is
-    the `_core.Module` of functions walked without their ops."""
+    the `_core.Module` of functions walked without their ops, `callbacks`
+    the Python functions its host callbacks call, by index."""
     from .runtime import LOOPS_ATTRIBUTE
 
     emitter = _Emitter(source)
+    emitter.callbacks = tuple(callbacks)
     for function in _callees_first([f for f in functions if f["public"]]):
         emitter.emit_function(function)
     module = emitter.finish()

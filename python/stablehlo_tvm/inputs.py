@@ -25,11 +25,13 @@ def _is_jaxlib_module(obj: Any) -> bool:
 class Source(NamedTuple):
     """What the C++ core parses: the text, a name for diagnostics, and the
     constants the text refers to as ``dense_resource<name>`` without holding
-    them, as (name, bytes) pairs of uint8 arrays."""
+    them, as (name, bytes) pairs of uint8 arrays; and the Python functions
+    the program calls back (JAX's host callbacks, by index)."""
 
     text: str
     name: str
     constants: tuple = ()
+    callbacks: tuple = ()
 
 
 # Constants of at least this many elements leave jaxlib's text: printed, a
@@ -133,6 +135,13 @@ def _checked_text(text: str, name: str) -> Source:
     return Source(text, name)
 
 
+def _lowered_source(lowered: Any) -> Source:
+    source = _jaxlib_module_source(lowered.compiler_ir("stablehlo"), "<jax lowered>")
+    compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
+    callbacks = compile_args.get("host_callbacks", ()) if isinstance(compile_args, dict) else ()
+    return source._replace(callbacks=tuple(callbacks))
+
+
 def _is_path(source: Any) -> bool:
     if isinstance(source, os.PathLike):
         return True
@@ -168,13 +177,12 @@ def to_source(source: Any, *example_args: Any) -> Source:
     if _is_jaxlib_module(source):
         return _jaxlib_module_source(source, "<jaxlib module>")
     if hasattr(source, "compiler_ir") and hasattr(source, "as_text"):  # jax.stages.Lowered
-        return _jaxlib_module_source(source.compiler_ir("stablehlo"), "<jax lowered>")
+        return _lowered_source(source)
     if hasattr(source, "mlir_module_serialized") and hasattr(source, "in_avals"):  # jax.export.Exported
         return _exported_source(source, "<jax exported>")
     if callable(source):
         import jax
 
         jitted = source if hasattr(source, "lower") else jax.jit(source)
-        lowered = jitted.lower(*example_args)
-        return _jaxlib_module_source(lowered.compiler_ir("stablehlo"), "<jax lowered>")
+        return _lowered_source(jitted.lower(*example_args))
     raise InputError(f"cannot import StableHLO from {type(source).__name__}")

@@ -33,8 +33,9 @@ class Lowered:
     """``jit(f).lower(*args)``: the Relax module of one signature, before
     TVM compiles it."""
 
-    def __init__(self, jitted: "Jitted", lowered, irmodule, kept, out_tree):
+    def __init__(self, jitted: "Jitted", lowered, irmodule, kept, out_tree, keys):
         self._jitted = jitted
+        self._keys = keys  # where the build goes in the jitted's cache
         self.jax_lowered = lowered  # jax.stages.Lowered
         self.irmodule = irmodule  # the Relax tvm.IRModule
         self._kept = kept
@@ -48,7 +49,9 @@ class Lowered:
         from .runtime import build
 
         compiled = build(self.irmodule, **self._jitted._build_options)
-        return CompiledCall(self._jitted, _Entry(compiled, self._kept, self._out_tree, self.jax_lowered))
+        entry = _Entry(compiled, self._kept, self._out_tree, self.jax_lowered)
+        self._jitted._remember(*self._keys, entry)
+        return CompiledCall(self._jitted, entry)
 
 
 class CompiledCall:
@@ -102,11 +105,19 @@ class Jitted:
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """Traces and imports for these arguments' signature; ``.compile()``
-        on the result builds."""
+        on the result builds (and later calls of that signature use it)."""
         from .api import import_stablehlo
 
+        statics, leaves, tree = self._split(args, kwargs)
+        self._check_concrete(leaves)
+        keys = ((tree, statics, tuple(map(_describe, leaves))), (tree, statics, tuple(map(_abstract, leaves))))
         lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
-        return Lowered(self, lowered, import_stablehlo(lowered), kept, out_tree)
+        return Lowered(self, lowered, import_stablehlo(lowered), kept, out_tree, keys)
+
+    def _remember(self, key, signature, entry: _Entry) -> None:
+        with self._lock:
+            self._by_signature.setdefault(signature, entry)
+            self._by_key[key] = self._by_signature[signature]
 
     def clear_cache(self) -> None:
         with self._lock:
@@ -136,7 +147,8 @@ class Jitted:
         statics, leaves, _ = self._split(args, kwargs)
         return statics, leaves
 
-    def _entry(self, key, args, kwargs, leaves, tree, statics) -> _Entry:
+    @staticmethod
+    def _check_concrete(leaves: list) -> None:
         import jax
 
         for leaf in leaves:
@@ -146,6 +158,9 @@ class Jitted:
                     "(jit, grad, vmap...): it runs TVM-compiled code on concrete arrays only; "
                     "apply stablehlo_tvm.jit to the whole transformed function instead"
                 )
+
+    def _entry(self, key, args, kwargs, leaves, tree, statics) -> _Entry:
+        self._check_concrete(leaves)
         signature = (tree, statics, tuple(_abstract(leaf) for leaf in leaves))
         with self._lock:
             entry = self._by_signature.get(signature)

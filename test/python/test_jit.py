@@ -194,3 +194,19 @@ def test_training_step_with_optimizer_state():
         np.testing.assert_allclose(value, reference, rtol=1e-4)
     assert_same(ours, theirs, rtol=1e-4)
     assert fast._cache_size() == 1
+
+
+@pytest.mark.parametrize(
+    "name,fun",
+    [
+        ("scalar", lambda s, v: jnp.broadcast_to(s, (64, 512))),
+        ("column", lambda s, v: jnp.broadcast_to(v[:, None], (64, 512))),
+        ("bias_gelu", lambda s, v: jax.nn.gelu(jnp.ones((64, 512), jnp.bfloat16) * v[:, None] + s)),
+    ],
+)
+def test_bfloat16_broadcasts_build(name, fun):
+    # A vectorized bfloat16 broadcast failed TVM's BF16StorageLegalize.
+    s = jnp.asarray(1.5, jnp.bfloat16)
+    v = jnp.asarray(np.linspace(-1, 1, 64), jnp.bfloat16)
+    got, want = stablehlo_tvm.jit(fun)(s, v), jax.jit(fun)(s, v)
+    np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32), rtol=1e-2)

@@ -61,6 +61,7 @@ struct ConvertStableHLOToTVMPass
     populateMathPatterns(context, patterns);
     populateIntegerMathPatterns(context, patterns);
     populateLapackPatterns(context, patterns);
+    populateHostCallbackPatterns(context, patterns);
     populateBatchNormPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
     // Every pattern here decides before it changes anything, so no change

@@ -2,8 +2,8 @@
 
 out[n, o, p] = sum_q W[o, q] * patches[n, q, p], with q running over
 (channel, kernel row, kernel column) and p over output pixels; patches are
-strided slices of the input stacked together (im2col), or the input itself
-for a 1x1 stride-1 kernel. The product is then scheduled like any matmul
+the input's elements gathered by one element-wise block (im2col), or the
+input itself for a 1x1 stride-1 kernel. The product is then scheduled like any matmul
 (register tiles, vectorized along the pixels), which TVM's direct conv2d
 loop nest is not.
 
@@ -68,14 +68,9 @@ class _Rewriter(PyExprMutator):
         if kh == kw == 1 and sh == sw == 1:
             patches = bb.emit(relax.op.reshape(x, [n, c, h * wd]))
         else:
-            slices = []
-            for i in range(kh):
-                for j in range(kw):
-                    begin = [i * dh, j * dw]
-                    end = [begin[0] + (oh - 1) * sh + 1, begin[1] + (ow - 1) * sw + 1]
-                    slices.append(bb.emit(relax.op.strided_slice(x, axes=[2, 3], begin=begin, end=end, strides=[sh, sw])))
-            stacked = bb.emit(relax.op.stack(slices, axis=2))
-            patches = bb.emit(relax.op.reshape(stacked, [n, c * kh * kw, oh * ow]))
+            patches = bb.emit_te(
+                _nchw_patches, x, (kh, kw), (sh, sw), (dh, dw), (oh, ow), primfunc_name_hint="im2col"
+            )
         weights = bb.emit(relax.op.reshape(w, [o, c * kh * kw]))
         product = bb.emit(relax.op.matmul(weights, patches, out_dtype=out_dtype))
         return relax.op.reshape(product, [n, o, oh, ow])
@@ -126,6 +121,24 @@ class _Rewriter(PyExprMutator):
         product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
         nhwc = bb.emit(relax.op.reshape(product, [n, oh, ow, o]))
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
+
+
+def _nchw_patches(x, kernel, strides, dilation, out_hw):
+    """patches[n, q, p] of an NCHW input, q over (channel, kernel row,
+    kernel column) and p over output pixels: one element-wise block. (A
+    stack of one strided slice per kernel position selects among them per
+    element: a weight gradient's 14x14 "kernel" made a 196-way select that
+    took LLVM minutes.)"""
+    from tvm import te
+
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = kernel, strides, dilation, out_hw
+    n, c = x.shape[0], int(x.shape[1])
+
+    def element(b, q, p):
+        channel, i, j = q // (kh * kw), q // kw % kh, q % kw
+        return x[b, channel, p // ow * sh + i * dh, p % ow * sw + j * dw]
+
+    return te.compute((n, c * kh * kw, oh * ow), element, name="patches")
 
 
 def _nhwc_patches(x, kernel, strides, dilation, out_hw):

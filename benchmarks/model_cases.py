@@ -1,0 +1,463 @@
+"""Real programs from the JAX ecosystem, randomly initialized: what
+benchmarks/models.py times through stablehlo_tvm.jit against jax.jit.
+
+Each case is a function returning (fun, args): `fun` is
+called as `fun(*args)` with pytrees of arrays, as a user calls a jitted
+function. Libraries are imported inside the cases, so a missing one skips
+its cases only (`pip install -e .[models]` installs them all).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+os.environ.setdefault("KERAS_BACKEND", "jax")
+
+
+class Case(NamedTuple):
+    name: str
+    family: str  # what kind of program: model, training, loop, solver, sampler
+    make: Callable
+    loops: bool = False  # dominated by a while/scan loop
+    rtol: float = 2e-3
+
+
+def _rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def flax_linen_resnet():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class Block(nn.Module):
+        features: int
+        stride: int = 1
+
+        @nn.compact
+        def __call__(self, x):
+            y = nn.Conv(self.features, (3, 3), (self.stride, self.stride), use_bias=False)(x)
+            y = nn.relu(nn.BatchNorm(use_running_average=True)(y))
+            y = nn.Conv(self.features, (3, 3), use_bias=False)(y)
+            y = nn.BatchNorm(use_running_average=True)(y)
+            if x.shape != y.shape:
+                x = nn.Conv(self.features, (1, 1), (self.stride, self.stride), use_bias=False)(x)
+            return nn.relu(x + y)
+
+    class ResNet(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.relu(nn.Conv(32, (3, 3))(x))
+            for features, stride in [(32, 1), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)]:
+                x = Block(features, stride)(x)
+            return nn.Dense(10)(x.mean(axis=(1, 2)))
+
+    model = ResNet()
+    x = jnp.asarray(_rng().standard_normal((8, 32, 32, 3)), jnp.float32)
+    variables = model.init(jax.random.key(0), x)
+    return model.apply, (variables, x)
+
+
+def flax_nnx_cnn():
+    import jax.numpy as jnp
+    from flax import nnx
+
+    class CNN(nnx.Module):
+        def __init__(self, rngs):
+            self.conv1 = nnx.Conv(1, 32, (3, 3), rngs=rngs)
+            self.bn1 = nnx.BatchNorm(32, rngs=rngs)
+            self.conv2 = nnx.Conv(32, 64, (3, 3), rngs=rngs)
+            self.bn2 = nnx.BatchNorm(64, rngs=rngs)
+            self.linear = nnx.Linear(64 * 7 * 7, 10, rngs=rngs)
+
+        def __call__(self, x):
+            x = nnx.avg_pool(nnx.relu(self.bn1(self.conv1(x))), (2, 2), (2, 2))
+            x = nnx.avg_pool(nnx.relu(self.bn2(self.conv2(x))), (2, 2), (2, 2))
+            return self.linear(x.reshape(x.shape[0], -1))
+
+    model = CNN(nnx.Rngs(0))
+    model.eval()
+    graphdef, state = nnx.split(model)
+
+    def apply(state, x):
+        return nnx.merge(graphdef, state)(x)
+
+    return apply, (state, jnp.asarray(_rng().standard_normal((16, 28, 28, 1)), jnp.float32))
+
+
+def flax_vit(dtype="float32"):
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class Encoder(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            y = nn.LayerNorm(dtype=dtype)(x)
+            y = nn.MultiHeadDotProductAttention(num_heads=4, dtype=dtype)(y, y)
+            x = x + y
+            y = nn.LayerNorm(dtype=dtype)(x)
+            y = nn.Dense(256, dtype=dtype)(y)
+            y = nn.Dense(128, dtype=dtype)(nn.gelu(y))
+            return x + y
+
+    class ViT(nn.Module):
+        @nn.compact
+        def __call__(self, images):
+            x = nn.Conv(128, (4, 4), (4, 4), dtype=dtype)(images)
+            x = x.reshape(x.shape[0], -1, 128)
+            x = x + self.param("position", nn.initializers.normal(0.02), (1, x.shape[1], 128))
+            for _ in range(2):
+                x = Encoder()(x)
+            return nn.Dense(10, dtype=dtype)(nn.LayerNorm(dtype=dtype)(x).mean(axis=1))
+
+    model = ViT()
+    x = jnp.asarray(_rng().standard_normal((8, 32, 32, 3)), jnp.float32)
+    return model.apply, (model.init(jax.random.key(0), x), x)
+
+
+def flax_vit_bf16():
+    import jax.numpy as jnp
+
+    return flax_vit(jnp.bfloat16)
+
+
+def flax_lstm_scan():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class Tagger(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.RNN(nn.LSTMCell(64))(x)
+            return nn.Dense(8)(x)
+
+    model = Tagger()
+    x = jnp.asarray(_rng().standard_normal((4, 32, 16)), jnp.float32)
+    return model.apply, (model.init(jax.random.key(0), x), x)
+
+
+def flax_bigru():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class Encoder(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Bidirectional(nn.RNN(nn.GRUCell(32)), nn.RNN(nn.GRUCell(32)))(x)
+
+    model = Encoder()
+    x = jnp.asarray(_rng().standard_normal((4, 24, 16)), jnp.float32)
+    return model.apply, (model.init(jax.random.key(0), x), x)
+
+
+def equinox_mlp():
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    model = eqx.nn.MLP(32, 10, 128, 3, activation=jax.nn.gelu, key=jax.random.key(0))
+    params, static = eqx.partition(model, eqx.is_array)
+
+    def apply(params, x):
+        return jax.vmap(eqx.combine(params, static))(x)
+
+    return apply, (params, jnp.asarray(_rng().standard_normal((256, 32)), jnp.float32))
+
+
+def haiku_convnet():
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+
+    def forward(x):
+        x = hk.Conv2D(32, 3)(x)
+        x = jax.nn.relu(x)
+        x = hk.MaxPool(2, 2, "VALID")(x)
+        x = hk.Conv2D(64, 3)(x)
+        x = jax.nn.relu(hk.LayerNorm(-1, True, True)(x))
+        return hk.Linear(10)(hk.Flatten()(x))
+
+    model = hk.without_apply_rng(hk.transform(forward))
+    x = jnp.asarray(_rng().standard_normal((16, 28, 28, 1)), jnp.float32)
+    return model.apply, (model.init(jax.random.key(0), x), x)
+
+
+def keras_cnn():
+    import jax.numpy as jnp
+    import keras
+
+    model = keras.Sequential(
+        [
+            keras.Input((32, 32, 3)),
+            keras.layers.Conv2D(32, 3, activation="relu"),
+            keras.layers.DepthwiseConv2D(3, activation="relu"),
+            keras.layers.BatchNormalization(),
+            keras.layers.MaxPooling2D(),
+            keras.layers.Conv2D(64, 3, activation="relu"),
+            keras.layers.GlobalAveragePooling2D(),
+            keras.layers.Dense(10),
+        ]
+    )
+    trainable = [v.value for v in model.trainable_variables]
+    non_trainable = [v.value for v in model.non_trainable_variables]
+
+    def apply(trainable, non_trainable, x):
+        y, _ = model.stateless_call(trainable, non_trainable, x, training=False)
+        return y
+
+    return apply, (trainable, non_trainable, jnp.asarray(_rng().standard_normal((8, 32, 32, 3)), jnp.float32))
+
+
+def optax_train_step():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    class CNN(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.relu(nn.Conv(16, (3, 3))(x))
+            x = nn.avg_pool(x, (2, 2), (2, 2))
+            x = nn.relu(nn.Conv(32, (3, 3))(x))
+            x = nn.avg_pool(x, (2, 2), (2, 2))
+            return nn.Dense(10)(x.reshape(x.shape[0], -1))
+
+    model = CNN()
+    x = jnp.asarray(_rng().standard_normal((32, 28, 28, 1)), jnp.float32)
+    y = jnp.asarray(_rng().integers(0, 10, 32), jnp.int32)
+    params = model.init(jax.random.key(0), x)
+    optimizer = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(1e-3))
+    state = optimizer.init(params)
+
+    def step(params, state, x, y):
+        def loss(params):
+            logits = model.apply(params, x)
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, state = optimizer.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    return step, (params, state, x, y)
+
+
+def diffrax_tsit5_fixed():
+    import diffrax
+    import jax.numpy as jnp
+
+    def vector_field(t, y, args):
+        return jnp.stack([y[1], -args * jnp.sin(y[0]) - 0.1 * y[1]])
+
+    def solve(y0, g):
+        solution = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field), diffrax.Tsit5(), 0.0, 5.0, 0.1, y0, args=g,
+            saveat=diffrax.SaveAt(t1=True), max_steps=64,
+        )
+        return solution.ys
+
+    return solve, (jnp.array([1.0, 0.0]), jnp.float32(9.8))
+
+
+def diffrax_tsit5_adaptive():
+    import diffrax
+    import jax.numpy as jnp
+
+    def vector_field(t, y, args):
+        prey, predator = y
+        return jnp.stack([args[0] * prey - args[1] * prey * predator, args[3] * prey * predator - args[2] * predator])
+
+    def solve(y0, args):
+        solution = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field), diffrax.Tsit5(), 0.0, 10.0, 0.1, y0, args=args,
+            stepsize_controller=diffrax.PIDController(rtol=1e-5, atol=1e-7),
+            saveat=diffrax.SaveAt(t1=True), max_steps=4096, throw=False,
+        )
+        return solution.ys
+
+    return solve, (jnp.array([10.0, 5.0]), jnp.array([1.1, 0.4, 0.4, 0.1]))
+
+
+def blackjax_nuts():
+    import blackjax
+    import jax
+    import jax.numpy as jnp
+
+    data = jnp.asarray(_rng().standard_normal(64) * 2 + 1, jnp.float32)
+
+    def log_density(theta):
+        mu, log_sigma = theta
+        return jnp.sum(jax.scipy.stats.norm.logpdf(data, mu, jnp.exp(log_sigma))) - 0.5 * mu**2
+
+    nuts = blackjax.nuts(log_density, step_size=0.1, inverse_mass_matrix=jnp.ones(2))
+
+    def sample(position, key):
+        state = nuts.init(position)
+
+        def one(state, key):
+            state, info = nuts.step(key, state)
+            return state, state.position
+
+        _, positions = jax.lax.scan(one, state, jax.random.split(key, 4))
+        return positions
+
+    return sample, (jnp.zeros(2), jax.random.key_data(jax.random.key(0)))
+
+
+def numpyro_log_density_grad():
+    import jax
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer.util import initialize_model
+
+    x = jnp.asarray(_rng().standard_normal((128, 4)), jnp.float32)
+    y = jnp.asarray(_rng().integers(0, 2, 128), jnp.float32)
+
+    def model(x, y):
+        w = numpyro.sample("w", dist.Normal(jnp.zeros(4), 1.0))
+        b = numpyro.sample("b", dist.Normal(0.0, 1.0))
+        numpyro.sample("y", dist.Bernoulli(logits=x @ w + b), obs=y)
+
+    info = initialize_model(jax.random.key(0), model, model_args=(x, y))
+    potential = info.potential_fn
+
+    def value_and_grad(params):
+        return jax.value_and_grad(potential)(params)
+
+    return value_and_grad, (info.param_info.z,)
+
+
+def jax_md_lennard_jones():
+    import jax
+    import jax.numpy as jnp
+    from jax_md import energy, simulate, space
+
+    box = 8.0
+    displacement, shift = space.periodic(box)
+    energy_fn = energy.lennard_jones_pair(displacement)
+    init, apply = simulate.nve(energy_fn, shift, dt=1e-3)
+    side = np.linspace(0.5, box - 0.5, 4)
+    positions = jnp.asarray(np.stack(np.meshgrid(side, side, side), -1).reshape(-1, 3), jnp.float32)
+
+    def run(positions, key):
+        state = init(jax.random.wrap_key_data(key), positions, kT=0.1)
+        state = jax.lax.fori_loop(0, 10, lambda i, s: apply(s), state)
+        return state.position, energy_fn(state.position)
+
+    return run, (positions, jax.random.key_data(jax.random.key(0)))
+
+
+def jraph_gcn():
+    import jax
+    import jax.numpy as jnp
+    import jraph
+
+    n_nodes, n_edges, features = 64, 256, 16
+    rng = _rng()
+    graph = jraph.GraphsTuple(
+        nodes=jnp.asarray(rng.standard_normal((n_nodes, features)), jnp.float32),
+        edges=None,
+        senders=jnp.asarray(rng.integers(0, n_nodes, n_edges), jnp.int32),
+        receivers=jnp.asarray(rng.integers(0, n_nodes, n_edges), jnp.int32),
+        n_node=jnp.array([n_nodes]),
+        n_edge=jnp.array([n_edges]),
+        globals=None,
+    )
+    weights = [jnp.asarray(rng.standard_normal((features, features)) / 4, jnp.float32) for _ in range(3)]
+
+    def apply(weights, graph):
+        for w in weights:
+            graph = jraph.GraphConvolution(lambda h, w=w: jax.nn.relu(h @ w), add_self_edges=True)(graph)
+        return graph.nodes
+
+    return apply, (weights, graph)
+
+
+def scipy_cg():
+    import jax.numpy as jnp
+    import jax.scipy.sparse.linalg as sparse
+
+    rng = _rng()
+    m = rng.standard_normal((128, 128))
+    a = jnp.asarray(m @ m.T / 128 + np.eye(128), jnp.float32)
+    b = jnp.asarray(rng.standard_normal(128), jnp.float32)
+
+    def solve(a, b):
+        x, _ = sparse.cg(lambda v: a @ v, b, tol=1e-6, maxiter=200)
+        return x
+
+    return solve, (a, b)
+
+
+def scipy_gp_regression():
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.linalg as linalg
+
+    rng = _rng()
+    x = jnp.asarray(np.sort(rng.uniform(-3, 3, 128)), jnp.float32)
+    y = jnp.sin(x) + 0.1 * jnp.asarray(rng.standard_normal(128), jnp.float32)
+    test = jnp.linspace(-3, 3, 64)
+
+    def posterior(log_scale, x, y, test):
+        def kernel(a, b):
+            return jnp.exp(-0.5 * (a[:, None] - b[None, :]) ** 2 / jnp.exp(2 * log_scale))
+
+        factor = linalg.cho_factor(kernel(x, x) + 0.01 * jnp.eye(x.shape[0]))
+        alpha = linalg.cho_solve(factor, y)
+        mean = kernel(test, x) @ alpha
+        nll = 0.5 * y @ alpha + jnp.sum(jnp.log(jnp.diag(factor[0])))
+        return mean, nll, jax.grad(lambda s: 0.5 * y @ linalg.cho_solve(linalg.cho_factor(kernel(x, x) * jnp.exp(s) + 0.01 * jnp.eye(x.shape[0])), y))(0.0)
+
+    return posterior, (jnp.float32(0.0), x, y, test)
+
+
+def mixed_precision_mlp():
+    import jax
+    import jax.numpy as jnp
+
+    rng = _rng()
+    layers = [
+        (jnp.asarray(rng.standard_normal((m, n)) / np.sqrt(m), jnp.bfloat16), jnp.zeros(n, jnp.bfloat16))
+        for m, n in [(256, 512), (512, 512), (512, 10)]
+    ]
+
+    def apply(layers, x):
+        h = x.astype(jnp.bfloat16)
+        for w, b in layers[:-1]:
+            h = jax.nn.gelu(h @ w + b)
+        w, b = layers[-1]
+        return (h @ w + b).astype(jnp.float32)
+
+    return apply, (layers, jnp.asarray(rng.standard_normal((64, 256)), jnp.float32))
+
+
+CASES = [
+    Case("flax_resnet", "model", flax_linen_resnet),
+    Case("flax_nnx_cnn", "model", flax_nnx_cnn),
+    Case("flax_vit", "model", flax_vit),
+    Case("flax_vit_bf16", "model", flax_vit_bf16, rtol=5e-2),
+    Case("haiku_convnet", "model", haiku_convnet),
+    Case("keras_cnn", "model", keras_cnn),
+    Case("equinox_mlp", "model", equinox_mlp),
+    Case("mixed_precision_mlp", "model", mixed_precision_mlp, rtol=5e-2),
+    Case("jraph_gcn", "model", jraph_gcn),
+    Case("flax_lstm_scan", "loop", flax_lstm_scan, loops=True),
+    Case("flax_bigru", "loop", flax_bigru, loops=True),
+    Case("optax_train_step", "training", optax_train_step),
+    Case("diffrax_tsit5_fixed", "solver", diffrax_tsit5_fixed, loops=True),
+    Case("diffrax_tsit5_adaptive", "solver", diffrax_tsit5_adaptive, loops=True),
+    Case("scipy_cg", "solver", scipy_cg, loops=True),
+    Case("scipy_gp_regression", "solver", scipy_gp_regression),
+    Case("numpyro_log_density_grad", "sampler", numpyro_log_density_grad),
+    Case("blackjax_nuts", "sampler", blackjax_nuts, loops=True),
+    Case("jax_md_lennard_jones", "simulation", jax_md_lennard_jones, loops=True),
+]

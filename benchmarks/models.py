@@ -1,0 +1,207 @@
+"""The model suite: real JAX programs (benchmarks/model_cases.py) run through
+stablehlo_tvm.jit and jax.jit in the same process, checked against each other
+and timed interleaved.
+
+    .venv/bin/pip install -e .[models]          # the libraries the cases use
+    .venv/bin/python benchmarks/models.py       # all cases; writes the table
+    .venv/bin/python benchmarks/models.py --only flax_resnet scipy_cg
+
+Each case runs in a child process with a time limit, so one that fails or
+hangs is a row of the table, not the end of the run. Per case: JAX's
+lowering time, the import time, the TVM build time, XLA's compile time, and the
+median per-call time of each over `--repeat` rounds, XLA and TVM back to
+back in every round. ratio = XLA time / TVM time (above 1: TVM is faster).
+Writes benchmarks/results/models.{json,md} and, unless --only is given, the
+table into docs/performance.md between its model-suite markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+DOCS = HERE.parent / "docs" / "performance.md"
+BEGIN, END = "<!-- model-suite:begin -->", "<!-- model-suite:end -->"
+
+# Longer than TVM's and XLA's idle workers spin after their last task.
+_SETTLE_S = 0.05
+
+
+def _per_call(run, n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        run()
+    return (time.perf_counter() - start) / n
+
+
+def _agree(got, want, rtol: float) -> tuple[bool, float]:
+    """Leaf by leaf within rtol of the largest magnitude of XLA's leaf; the
+    largest such relative error."""
+    import jax
+    import numpy as np
+
+    got_leaves, want_leaves = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
+    if jax.tree_util.tree_structure(got) != jax.tree_util.tree_structure(want):
+        return False, math.inf
+    worst = 0.0
+    for g, w in zip(got_leaves, want_leaves):
+        g, w = np.asarray(g, np.float64), np.asarray(w, np.float64)
+        if g.shape != w.shape:
+            return False, math.inf
+        scale = max(float(np.max(np.abs(w), initial=0.0)), 1e-30)
+        error = float(np.max(np.abs(g - w), initial=0.0)) / scale
+        if not np.array_equal(np.isnan(g), np.isnan(w)):
+            error = math.inf
+        worst = max(worst, error)
+    return worst <= rtol, worst
+
+
+def run_case(name: str, repeat: int) -> dict:
+    """Measures one case in this process."""
+    import jax
+    import numpy as np
+
+    sys.path.insert(0, str(HERE))
+    import stablehlo_tvm
+    from model_cases import CASES
+
+    case = next(c for c in CASES if c.name == name)
+    row = {"case": name, "family": case.family, "loops": case.loops}
+    # Loading TVM and the package's first-use set-up are not this case's.
+    stablehlo_tvm.jit(lambda x: x + 1)(np.float32(1))
+    fun, args = case.make()
+
+    start = time.perf_counter()
+    lowered = jax.jit(fun).lower(*args)
+    row["lower_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    xla = lowered.compile()
+    row["xla_compile_s"] = time.perf_counter() - start
+
+    fast = stablehlo_tvm.jit(fun)
+    start = time.perf_counter()
+    staged = fast.lower(*args)  # JAX's lowering again, and the import
+    row["import_s"] = max(0.0, time.perf_counter() - start - row["lower_s"])
+    start = time.perf_counter()
+    staged.compile()  # later calls of this signature run this build
+    row["build_s"] = time.perf_counter() - start
+    got = fast(*args)
+    want = xla(*args)
+    row["agree"], row["max_rel_error"] = _agree(got, want, case.rtol)
+
+    def run_xla():
+        jax.block_until_ready(xla(*args))
+
+    def run_tvm():
+        fast(*args)
+
+    once = max(min(_per_call(run_xla, 1), _per_call(run_tvm, 1)), 1e-6)
+    n = max(1, min(1000, int(0.05 / once)))
+    times = {"xla": [], "tvm": []}
+    for _ in range(repeat):
+        for side, run in (("xla", run_xla), ("tvm", run_tvm)):
+            time.sleep(_SETTLE_S)
+            times[side].append(_per_call(run, n))
+    row["xla_ms"] = statistics.median(times["xla"]) * 1e3
+    row["tvm_ms"] = statistics.median(times["tvm"]) * 1e3
+    row["ratio"] = row["xla_ms"] / row["tvm_ms"]
+    return row
+
+
+def _child(name: str, repeat: int, timeout: float) -> dict:
+    command = [sys.executable, __file__, "--child", name, "--repeat", str(repeat)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"case": name, "error": f"did not finish in {timeout:.0f} s"}
+    for line in reversed(done.stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    tail = (done.stderr or done.stdout).strip().splitlines()
+    return {"case": name, "error": tail[-1] if tail else f"exit status {done.returncode}"}
+
+
+def _geomean(values) -> float:
+    values = [v for v in values if v > 0 and math.isfinite(v)]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def table(rows: list[dict]) -> str:
+    lines = [
+        "| case | family | XLA ms | TVM ms | ratio | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | fails: {r['error'][:160]} |")
+            continue
+        agrees = "yes" if r["agree"] else "**no**"
+        lines.append(
+            f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | "
+            f"{r['lower_s']:.1f} | {r['import_s']:.1f} | {r['build_s']:.1f} | {r['xla_compile_s']:.1f} | "
+            f"{agrees} ({r['max_rel_error']:.1e}) |"
+        )
+    ok = [r for r in rows if "error" not in r]
+    loops = [r for r in ok if r["loops"]]
+    build_ratio = _geomean([r["build_s"] / max(r["xla_compile_s"], 1e-3) for r in ok])
+    lines += [
+        "",
+        f"{len(ok)} of {len(rows)} cases ran; {sum(r['agree'] for r in ok)} agree with XLA. "
+        f"Geomean ratio {_geomean([r['ratio'] for r in ok]):.2f} (loop-heavy cases: "
+        f"{_geomean([r['ratio'] for r in loops]):.2f}), lowest {min((r['ratio'] for r in ok), default=float('nan')):.2f}; "
+        f"geomean build time {build_ratio:.1f}x XLA's compile time, longest import + build "
+        f"{max((r['import_s'] + r['build_s'] for r in ok), default=float('nan')):.0f} s.",
+    ]
+    return "\n".join(lines)
+
+
+def _write_docs(markdown: str) -> None:
+    text = DOCS.read_text()
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        DOCS.write_text(f"{head}{BEGIN}\n{markdown}\n{END}{tail}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", help="cases to run (default: all)")
+    parser.add_argument("--repeat", type=int, default=15, help="timed rounds per case")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds per case")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.child:
+        print(json.dumps(run_case(options.child, options.repeat)), flush=True)
+        return
+
+    sys.path.insert(0, str(HERE))
+    from model_cases import CASES
+
+    names = options.only or [c.name for c in CASES]
+    rows = []
+    for name in names:
+        row = _child(name, options.repeat, options.timeout)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    markdown = table(rows)
+    print(markdown)
+    RESULTS.mkdir(exist_ok=True)
+    suffix = "" if not options.only else "_partial"
+    (RESULTS / f"models{suffix}.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (RESULTS / f"models{suffix}.md").write_text(markdown + "\n")
+    if not options.only:
+        _write_docs(markdown)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    main()

@@ -1,0 +1,71 @@
+"""Python callbacks inside compiled programs: jax.pure_callback (and what
+is built on it, such as equinox's run-time checks) calls the Python function
+from TVM's code, with its exceptions raised at the call."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import stablehlo_tvm
+from stablehlo_tvm import EmitError
+
+
+def host_sin_cos(x):
+    return np.sin(x), np.cos(x).astype(np.float32)
+
+
+def program(x):
+    shapes = (jax.ShapeDtypeStruct(x.shape, x.dtype), jax.ShapeDtypeStruct(x.shape, jnp.float32))
+    s, c = jax.pure_callback(host_sin_cos, shapes, x)
+    return s * 2 + c, jnp.sum(s)
+
+
+def test_pure_callback_results_match_jax():
+    x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    got, want = stablehlo_tvm.jit(program)(x), jax.jit(program)(x)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+def test_a_callback_inside_a_loop_runs_every_iteration():
+    calls = []
+
+    def record(i):
+        calls.append(int(i))
+        return np.float32(i) * 2
+
+    def loop(x):
+        def body(i, total):
+            return total + jax.pure_callback(record, jax.ShapeDtypeStruct((), jnp.float32), i)
+
+        return jax.lax.fori_loop(0, 5, body, x)
+
+    assert float(stablehlo_tvm.jit(loop)(np.float32(1))) == 21.0
+    assert calls == [0, 1, 2, 3, 4]
+
+
+def test_an_exception_in_the_callback_reaches_the_caller():
+    def check(x):
+        if np.any(x < 0):
+            raise ValueError("negative input")
+        return x
+
+    def guarded(x):
+        return jax.pure_callback(check, jax.ShapeDtypeStruct(x.shape, x.dtype), x) + 1
+
+    fast = stablehlo_tvm.jit(guarded)
+    np.testing.assert_array_equal(fast(np.ones(3, np.float32)), np.full(3, 2, np.float32))
+    with pytest.raises(Exception, match="negative input"):
+        fast(-np.ones(3, np.float32))
+
+
+def test_module_text_without_its_callbacks_is_a_clear_error():
+    # The text names callback 0; the function itself lives in the process
+    # that lowered it.
+    lowered = jax.jit(program).lower(np.ones(3, np.float32))
+    text = lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True)
+    with pytest.raises(EmitError, match="calls back into Python"):
+        stablehlo_tvm.import_stablehlo(text)
