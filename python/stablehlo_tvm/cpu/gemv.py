@@ -24,4 +24,25 @@ class MatrixVector(GEMV):
         blocks = normalize_prim_func(s_tir.Schedule(func))
         if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:
             return None
-        return super().apply(func, target, tunable)
+        sch = super().apply(func, target, tunable)
+        if sch is None or _loops_in_vector(sch.mod["main"].script()):
+            return None
+        return sch
+
+
+def _loops_in_vector(text: str) -> bool:
+    """Whether a vectorized loop holds another loop. The rule vectorizes a
+    column vector's product (x[k, 0]) over the matrix's rows with the
+    reduction inside, unrolled: every lane a strided load, which took LLVM
+    minutes for a 128x128 matrix (RowReduction schedules it instead)."""
+    vector_depth = None
+    for line in text.splitlines():
+        depth = len(line) - len(line.lstrip())
+        if vector_depth is not None and depth <= vector_depth:
+            vector_depth = None
+        stripped = line.lstrip()
+        if vector_depth is not None and stripped.startswith("for "):
+            return True
+        if vector_depth is None and stripped.startswith("for ") and "T.vectorized(" in stripped:
+            vector_depth = depth
+    return False
