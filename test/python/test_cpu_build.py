@@ -266,3 +266,18 @@ def test_loops_in_vector_reads_the_loop_nest():
     inside = "for i in T.vectorized(64):\n    for k in range(128):\n        x = 1\n"
     beside = "for i in T.vectorized(64):\n    x = 1\nfor k in range(128):\n    y = 2\n"
     assert _loops_in_vector(inside) and not _loops_in_vector(beside)
+
+
+def test_bfloat16_products_get_the_matmul_schedule():
+    # The import computes bf16 products in f32 between casts; the product
+    # with its bf16 epilogue must still get the register-tiled schedule
+    # (a failing check on the bf16 store once left it a scalar loop nest,
+    # 50x slower).
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((64, 256)), jnp.bfloat16)
+    w = jnp.asarray(np.random.default_rng(1).standard_normal((256, 512)), jnp.bfloat16)
+    text = _scheduled_text(lambda x, w: x @ w, x, w)
+    (product,) = [f for f in text.split("@T.prim_func") if 'T.sblock("matmul' in f]
+    assert "T.vectorized(" in product, product
+    got = np.asarray(stablehlo_tvm.jit(lambda x, w: x @ w)(x, w), np.float32)
+    want = np.asarray(jax.jit(lambda x, w: x @ w)(x, w), np.float32)
+    np.testing.assert_allclose(got, want, rtol=1e-2, atol=1e-2)

@@ -202,6 +202,7 @@ def test_training_step_with_optimizer_state():
         ("scalar", lambda s, v: jnp.broadcast_to(s, (64, 512))),
         ("column", lambda s, v: jnp.broadcast_to(v[:, None], (64, 512))),
         ("bias_gelu", lambda s, v: jax.nn.gelu(jnp.ones((64, 512), jnp.bfloat16) * v[:, None] + s)),
+        ("computed", lambda s, v: jnp.broadcast_to(jnp.sqrt(s.astype(jnp.float32)).astype(jnp.bfloat16), (8, 4, 32))),
     ],
 )
 def test_bfloat16_broadcasts_build(name, fun):

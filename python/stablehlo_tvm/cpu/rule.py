@@ -251,19 +251,17 @@ def vectorizable(block) -> bool:
 
 
 def _broadcasts_bfloat16(block) -> bool:
-    """Whether `block` copies a bfloat16 value that does not vary along its
+    """Whether `block` stores a bfloat16 value that does not vary along its
     innermost axis: vectorized, that is a bfloat16 broadcast, which TVM's
     BF16StorageLegalize leaves as bfloat16 beside the uint16 it makes of
     the buffers (and then fails)."""
     store = block.body
-    if not isinstance(store, tirx.BufferStore) or str(store.buffer.dtype) != "bfloat16":
-        return False
-    if not isinstance(store.value, tirx.BufferLoad) or not block.iter_vars:
+    if not isinstance(store, tirx.BufferStore) or str(store.buffer.dtype) != "bfloat16" or not block.iter_vars:
         return False
     from tvm.tirx.analysis import undefined_vars
 
     innermost = block.iter_vars[-1].var
-    return not any(innermost.same_as(v) for index in store.value.indices for v in undefined_vars(index, []))
+    return not any(innermost.same_as(v) for v in undefined_vars(store.value, []))
 
 
 def fused(sch: s_tir.Schedule, loops: list):
