@@ -62,17 +62,12 @@ def register() -> None:
             _registered = True
 
 
-def _as_numpy(tensor) -> np.ndarray:
-    try:
-        return np.from_dlpack(tensor)
-    except (BufferError, TypeError, RuntimeError):
-        return tensor.numpy()
-
-
 def _call(*args) -> None:
     # Destination-passing: the inputs, the function's number, the outputs.
     k = next(i for i, a in enumerate(args) if isinstance(a, int))
     inputs, function, outputs = args[:k], _table[args[k]], args[k + 1 :]
+    from .runtime import _as_numpy
+
     # Copies: a callback may keep what it is given beyond the call.
     results = function(*[np.array(_as_numpy(t)) for t in inputs])
     if len(results) != len(outputs):

@@ -27,6 +27,10 @@ class _Entry(NamedTuple):
     kept: tuple[int, ...] | None  # None: all of them
     out_tree: Any
     lowered: Any
+    # Typed PRNG keys travel as their key data: the positions among the
+    # kept arguments, and (position, key implementation) among the results.
+    key_arguments: tuple[int, ...] = ()
+    key_results: tuple = ()
 
 
 class Lowered:
@@ -49,7 +53,7 @@ class Lowered:
         from .runtime import build
 
         compiled = build(self.irmodule, **self._jitted._build_options)
-        entry = _Entry(compiled, self._kept, self._out_tree, self.jax_lowered)
+        entry = _entry_for(compiled, self.jax_lowered, self._kept, self._out_tree)
         self._jitted._remember(*self._keys, entry)
         return CompiledCall(self._jitted, entry)
 
@@ -169,7 +173,7 @@ class Jitted:
 
                 lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
                 compiled = build(lowered, **self._build_options)
-                entry = self._by_signature[signature] = _Entry(compiled, kept, out_tree, lowered)
+                entry = self._by_signature[signature] = _entry_for(compiled, lowered, kept, out_tree)
             self._by_key[key] = entry
         return entry
 
@@ -213,8 +217,35 @@ class Jitted:
 def _run(entry: _Entry, leaves: list):
     if entry.kept is not None:
         leaves = [leaves[i] for i in entry.kept]
+    if entry.key_arguments:
+        import jax
+
+        leaves = list(leaves)
+        for i in entry.key_arguments:
+            leaves[i] = jax.random.key_data(leaves[i])
     outputs = entry.compiled.call_flat(entry.compiled.entry, leaves, cast=True)
+    if entry.key_results:
+        import jax
+
+        for i, impl in entry.key_results:
+            outputs[i] = jax.random.wrap_key_data(outputs[i], impl=impl)
     return entry.out_tree.unflatten(outputs)
+
+
+def _entry_for(compiled, lowered, kept, out_tree) -> _Entry:
+    """The entry of a build, with where JAX's typed keys are."""
+    import jax
+
+    def is_key(dtype) -> bool:
+        return jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+
+    in_avals = jax.tree_util.tree_leaves(lowered.in_avals)
+    if kept is not None:
+        in_avals = [in_avals[i] for i in kept]
+    key_arguments = tuple(i for i, aval in enumerate(in_avals) if is_key(aval.dtype))
+    out_info = jax.tree_util.tree_leaves(lowered.out_info)
+    key_results = tuple((i, info.dtype._impl) for i, info in enumerate(out_info) if is_key(info.dtype))
+    return _Entry(compiled, kept, out_tree, lowered, key_arguments, key_results)
 
 
 def _describe(leaf: Any):
