@@ -229,15 +229,24 @@ def _ffi_shape(shape: tuple):
     return found
 
 
+class Result(np.ndarray):
+    """A result: a numpy array that also answers ``block_until_ready()``
+    as a jax array does (TVM's CPU calls return when they are done), so code
+    written for jax.jit's results runs unchanged."""
+
+    def block_until_ready(self):
+        return self
+
+
 def _as_numpy(tensor) -> np.ndarray:
     """A read-only numpy view of a result tensor (a copy for dtypes numpy's
     DLPack import does not know, such as bfloat16)."""
     try:
         array = np.from_dlpack(tensor)
     except (BufferError, TypeError, RuntimeError):
-        return tensor.numpy()
+        array = tensor.numpy()
     array.flags.writeable = False
-    return array
+    return array.view(Result)
 
 
 def _numpy_dtype(name: str):
@@ -357,7 +366,8 @@ def complex_pairs(flat: list, complex_positions) -> list:
 def _join_complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
     value = np.empty(real.shape, np.result_type(real.dtype, np.complex64))
     value.real, value.imag = real, imag
-    return value
+    value.flags.writeable = False
+    return value.view(Result)
 
 
 def build(

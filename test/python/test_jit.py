@@ -228,3 +228,9 @@ def test_typed_prng_keys_in_and_out():
     again = stablehlo_tvm.jit(step)({"key": got["key"], "x": got["sample"]})
     reference = jax.jit(step)({"key": want["key"], "x": want["sample"]})
     np.testing.assert_allclose(again["sample"], reference["sample"], rtol=1e-6)
+
+
+def test_results_answer_block_until_ready_like_jax_arrays():
+    out = stablehlo_tvm.jit(lambda x: {"y": x * 2})(np.ones(3, np.float32))
+    assert out["y"].block_until_ready() is out["y"]
+    np.testing.assert_array_equal(jax.block_until_ready(out)["y"], np.full(3, 2, np.float32))
