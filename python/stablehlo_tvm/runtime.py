@@ -71,6 +71,28 @@ class Compiled:
         result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
         return signature.outputs(result)
 
+    def export_library(self, path, **options) -> None:
+        """Writes the build as one shared library that a plain TVM runtime
+        loads (``tvm.runtime.load_module(path)`` and
+        ``relax.VirtualMachine``), without this package.
+
+        Refused with an ``Error`` naming them when the build calls functions
+        only this package provides: LAPACK (jnp.linalg), the BLAS offload
+        (build with ``blas=False``) and Python callbacks. Modules with loops
+        recurse once per 16 iterations on the caller's stack there: run them
+        on a thread with a deep stack. ``options`` go to TVM's
+        ``export_library``."""
+        import re
+
+        needed = sorted(set(re.findall(r"stablehlo_tvm\.[\w.]+", self.executable.as_text())))
+        if needed:
+            raise Error(
+                "the build calls functions only stablehlo_tvm provides, which a plain TVM runtime lacks: "
+                + ", ".join(needed)
+                + ("; build with blas=False to keep products in TVM's code" if any(".blas." in n for n in needed) else "")
+            )
+        self.executable.export_library(str(path), **options)
+
     def runner(self, *args: Any, name: str | None = None):
         """A callable that runs the function on ``args`` already on the device
         and leaves its results there: what a benchmark times."""

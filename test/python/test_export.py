@@ -1,0 +1,62 @@
+"""Compiled.export_library: one shared library that a plain TVM runtime
+runs in a fresh process, without this package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import stablehlo_tvm
+from stablehlo_tvm import Error
+
+_RUN_ALONE = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    import tvm
+    from tvm import relax
+
+    assert "stablehlo_tvm" not in sys.modules
+    vm = relax.VirtualMachine(tvm.runtime.load_module(sys.argv[1]), tvm.cpu())
+    x = np.load(sys.argv[2])
+    np.save(sys.argv[3], vm["main"](tvm.runtime.tensor(x)).numpy())
+    """
+)
+
+
+def mlp(x):
+    w = jnp.asarray(np.linspace(-1, 1, 16 * 8, dtype=np.float32).reshape(16, 8))
+    return jax.nn.softmax(jnp.tanh(x @ w), axis=-1)
+
+
+def test_exported_library_runs_without_the_package(tmp_path):
+    x = np.random.default_rng(0).standard_normal((4, 16)).astype(np.float32)
+    compiled = stablehlo_tvm.build(mlp, x)
+    library = tmp_path / "mlp.so"
+    compiled.export_library(library)
+    np.save(tmp_path / "x.npy", x)
+    # A child without this package on its path: only TVM.
+    code = "import sys; sys.path = [p for p in sys.path if 'stablehlo' not in p and p != '']\n" + _RUN_ALONE
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(library), str(tmp_path / "x.npy"), str(tmp_path / "y.npy")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), np.asarray(jax.jit(mlp)(x)), rtol=1e-5, atol=1e-6)
+
+
+def test_a_build_that_needs_this_package_is_refused(tmp_path):
+    a = np.eye(4, dtype=np.float32) * 4
+    compiled = stablehlo_tvm.build(jnp.linalg.cholesky, a)
+    with pytest.raises(Error, match="stablehlo_tvm.lapack.potrf"):
+        compiled.export_library(tmp_path / "cholesky.so")
+    assert not (tmp_path / "cholesky.so").exists()
