@@ -4,7 +4,9 @@ benchmarks/models.py times through stablehlo_tvm.jit against jax.jit.
 Each case is a function returning (fun, args): `fun` is
 called as `fun(*args)` with pytrees of arrays, as a user calls a jitted
 function. Libraries are imported inside the cases, so a missing one skips
-its cases only (`pip install -e .[models]` installs them all).
+its cases only (`pip install -e .[models]` installs them all but keras-hub,
+whose dependencies include TensorFlow: `pip install --no-deps keras-hub
+regex tokenizers` is enough for its backbones).
 """
 
 from __future__ import annotations
@@ -213,6 +215,44 @@ def keras_cnn():
         return y
 
     return apply, (trainable, non_trainable, jnp.asarray(_rng().standard_normal((8, 32, 32, 3)), jnp.float32))
+
+
+def _keras_backbone(model, inputs):
+    trainable = [v.value for v in model.trainable_variables]
+    non_trainable = [v.value for v in model.non_trainable_variables]
+
+    def apply(trainable, non_trainable, inputs):
+        y, _ = model.stateless_call(trainable, non_trainable, inputs, training=False)
+        return y
+
+    return apply, (trainable, non_trainable, inputs)
+
+
+def keras_hub_bert():
+    import jax.numpy as jnp
+    import keras_hub
+
+    batch, length = 4, 64
+    model = keras_hub.models.BertBackbone(
+        vocabulary_size=1000, num_layers=2, num_heads=4, hidden_dim=128, intermediate_dim=256,
+        max_sequence_length=length,
+    )
+    ids = jnp.asarray(_rng().integers(0, 1000, (batch, length)), jnp.int32)
+    inputs = {"token_ids": ids, "segment_ids": jnp.zeros_like(ids), "padding_mask": jnp.ones_like(ids)}
+    return _keras_backbone(model, inputs)
+
+
+def keras_hub_gpt2():
+    import jax.numpy as jnp
+    import keras_hub
+
+    batch, length = 4, 64
+    model = keras_hub.models.GPT2Backbone(
+        vocabulary_size=1000, num_layers=2, num_heads=4, hidden_dim=128, intermediate_dim=256,
+        max_sequence_length=length,
+    )
+    ids = jnp.asarray(_rng().integers(0, 1000, (batch, length)), jnp.int32)
+    return _keras_backbone(model, {"token_ids": ids, "padding_mask": jnp.ones_like(ids)})
 
 
 def optax_train_step():
@@ -447,6 +487,8 @@ CASES = [
     Case("flax_vit_bf16", "model", flax_vit_bf16, rtol=5e-2),
     Case("haiku_convnet", "model", haiku_convnet),
     Case("keras_cnn", "model", keras_cnn),
+    Case("keras_hub_bert", "model", keras_hub_bert),
+    Case("keras_hub_gpt2", "model", keras_hub_gpt2),
     Case("equinox_mlp", "model", equinox_mlp),
     Case("mixed_precision_mlp", "model", mixed_precision_mlp, rtol=5e-2),
     Case("jraph_gcn", "model", jraph_gcn),

@@ -142,6 +142,9 @@ def table(rows: list[dict]) -> str:
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
+        if "skipped" in r:
+            lines.append(f"| {r['case']} | | | | | | | | | skipped: {r['skipped']} |")
+            continue
         if "error" in r:
             lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | fails: {r['error'][:160]} |")
             continue
@@ -151,12 +154,12 @@ def table(rows: list[dict]) -> str:
             f"{r['lower_s']:.1f} | {r['import_s']:.1f} | {r['build_s']:.1f} | {r['xla_compile_s']:.1f} | "
             f"{agrees} ({r['max_rel_error']:.1e}) |"
         )
-    ok = [r for r in rows if "error" not in r]
+    ok = [r for r in rows if "error" not in r and "skipped" not in r]
     loops = [r for r in ok if r["loops"]]
     build_ratio = _geomean([r["build_s"] / max(r["xla_compile_s"], 1e-3) for r in ok])
     lines += [
         "",
-        f"{len(ok)} of {len(rows)} cases ran; {sum(r['agree'] for r in ok)} agree with XLA. "
+        f"{len(ok)} of {len(rows) - sum('skipped' in r for r in rows)} cases ran; {sum(r['agree'] for r in ok)} agree with XLA. "
         f"Geomean ratio {_geomean([r['ratio'] for r in ok]):.2f} (loop-heavy cases: "
         f"{_geomean([r['ratio'] for r in loops]):.2f}), lowest {min((r['ratio'] for r in ok), default=float('nan')):.2f}; "
         f"geomean build time {build_ratio:.1f}x XLA's compile time, longest import + build "
@@ -181,7 +184,11 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
-        print(json.dumps(run_case(options.child, options.repeat)), flush=True)
+        try:
+            row = run_case(options.child, options.repeat)
+        except ImportError as error:
+            row = {"case": options.child, "skipped": f"{error.name or error} is not installed"}
+        print(json.dumps(row), flush=True)
         return
 
     sys.path.insert(0, str(HERE))
