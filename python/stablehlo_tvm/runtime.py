@@ -67,9 +67,10 @@ class Compiled:
         arguments to the parameters' dtypes (as jax.jit does) instead of
         refusing another dtype."""
         function, signature = self._function(name)
-        tensors = signature.tensors(name, args, cast)
+        borrowed: list = []
+        tensors = signature.tensors(name, args, cast, borrowed)
         result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
-        return signature.outputs(result)
+        return signature.outputs(result, borrowed)
 
     def export_library(self, path, **options) -> None:
         """Writes the build as one shared library that a plain TVM runtime
@@ -144,28 +145,33 @@ class _Signature:
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
         return cls(relax_name, complex_args, complex_results, params, device)
 
-    def tensors(self, name: str, args, cast: bool) -> list:
+    def tensors(self, name: str, args, cast: bool, borrowed: list | None = None) -> list:
+        """The arguments as tensors; those that are the caller's own mutable
+        memory (numpy arrays passed in place, TVM tensors) are added to
+        `borrowed`."""
         n = len(self.params) - len(self.complex_args)
         if len(args) != n:
             raise CallError(f"@{name} takes {n} arguments, {len(args)} were given")
         if not self.complex_args:
-            return [self._tensor(name, i, a, self.params[i], cast) for i, a in enumerate(args)]
+            return [self._tensor(name, i, a, self.params[i], cast, borrowed) for i, a in enumerate(args)]
         tensors = []
         for i, a in enumerate(args):
             if i in self.complex_args:
                 # TVM has no complex dtype: complex values travel as (real, imag).
                 a = np.asarray(a)
                 for part in (a.real, a.imag):
-                    tensors.append(self._tensor(name, i, part, self.params[len(tensors)], cast))
+                    tensors.append(self._tensor(name, i, part, self.params[len(tensors)], cast, borrowed))
             else:
-                tensors.append(self._tensor(name, i, a, self.params[len(tensors)], cast))
+                tensors.append(self._tensor(name, i, a, self.params[len(tensors)], cast, borrowed))
         return tensors
 
-    def _tensor(self, name: str, position: int, value, expected, cast: bool):
+    def _tensor(self, name: str, position: int, value, expected, cast: bool, borrowed: list | None):
         import tvm_ffi
 
         kind = type(value).__name__
         if kind == "Tensor" and hasattr(value, "dtype") and hasattr(value, "device"):
+            if borrowed is not None:
+                borrowed.append(value)
             return value  # already TVM's: the VM checks it
         is_jax = kind == "ArrayImpl"
         if is_jax:
@@ -196,6 +202,8 @@ class _Signature:
                 tensor = tvm_ffi.from_dlpack(value if is_jax else array, require_alignment=_ALIGNMENT)
             except (BufferError, RuntimeError, TypeError, ValueError):
                 tensor = None
+            if tensor is not None and not is_jax and borrowed is not None:
+                borrowed.append(tensor)
         if tensor is None:
             tensor = _copied(array, self.device, _ffi_shape(array.shape))
         if is_jax:
@@ -210,8 +218,17 @@ class _Signature:
             f"@{name} argument {position}: expected {dtype.name}[{want}], got {array.dtype.name}[{'x'.join(map(str, array.shape))}]"
         )
 
-    def outputs(self, result) -> list:
-        outputs = [_as_numpy(result)] if hasattr(result, "shape") else [_as_numpy(r) for r in result[:]]
+    def outputs(self, result, borrowed: list = ()) -> list:
+        results = [result] if hasattr(result, "shape") else result[:]
+        if borrowed:
+            # A result that is (a view of) an argument the caller may change
+            # later is copied: jax.jit's results never alias their inputs.
+            mine = {t.data_ptr() for t in borrowed}
+            outputs = [_as_numpy(r).copy().view(Result) if r.data_ptr() in mine else _as_numpy(r) for r in results]
+            for out in outputs:
+                out.flags.writeable = False
+        else:
+            outputs = [_as_numpy(r) for r in results]
         if self.complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
         return outputs

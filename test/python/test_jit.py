@@ -234,3 +234,17 @@ def test_results_answer_block_until_ready_like_jax_arrays():
     out = stablehlo_tvm.jit(lambda x: {"y": x * 2})(np.ones(3, np.float32))
     assert out["y"].block_until_ready() is out["y"]
     np.testing.assert_array_equal(jax.block_until_ready(out)["y"], np.full(3, 2, np.float32))
+
+
+def test_results_never_alias_an_argument_the_caller_may_change():
+    # Aligned numpy arguments are read in place; a result that is the
+    # argument itself (or a reshape of it) must still be a value of its own.
+    n = 1 << 14
+    storage = np.arange(n + 16, dtype=np.float32)
+    start = (-storage.ctypes.data % 64) // 4
+    x = storage[start : start + n]
+    same, plus_one, square = stablehlo_tvm.jit(lambda x: (x, x + 1, x.reshape(128, 128)))(x)
+    x[:] = -7
+    np.testing.assert_array_equal(same, np.arange(n, dtype=np.float32) + start)
+    np.testing.assert_array_equal(square.reshape(-1), np.arange(n, dtype=np.float32) + start)
+    np.testing.assert_array_equal(plus_one, np.arange(n, dtype=np.float32) + start + 1)
