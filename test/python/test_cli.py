@@ -63,3 +63,48 @@ def test_unsupported_op_is_reported_by_the_pipeline(tmp_path):
     result = run(str(path), "--stablehlo-to-tvm-pipeline")
     assert result.returncode == 1
     assert "could not be imported into TVM; unsupported: stablehlo.custom_call @vendor_kernel" in result.stderr
+
+
+def python_m(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "stablehlo_tvm", *args], capture_output=True, text=True, timeout=300, cwd=cwd
+    )
+
+
+def test_python_m_emits_runs_and_compiles(tmp_path):
+    import numpy as np
+
+    def f(x, w):
+        return jnp.tanh(x @ w), x.sum()
+
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    w = np.full((3, 4), 0.5, np.float32)
+    (tmp_path / "m.mlir").write_text(jax.jit(f).lower(x, w).as_text())
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "w.npy", w)
+
+    emitted = python_m("emit", "m.mlir", cwd=tmp_path)
+    assert emitted.returncode == 0, emitted.stderr
+    assert "@R.function" in emitted.stdout and "def main(" in emitted.stdout
+
+    ran = python_m("run", "m.mlir", "x.npy", "w.npy", "-o", "out.npz", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    out = np.load(tmp_path / "out.npz")
+    want = jax.jit(f)(x, w)
+    np.testing.assert_allclose(out["arr_0"], want[0], rtol=1e-6)
+    np.testing.assert_allclose(out["arr_1"], want[1], rtol=1e-6, atol=1e-6)
+
+    compiled = python_m("compile", "m.mlir", "-o", "m.so", cwd=tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    assert (tmp_path / "m.so").stat().st_size > 0
+
+
+def test_python_m_reports_errors_with_locations(tmp_path):
+    (tmp_path / "bad.mlir").write_text(
+        "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %0 = stablehlo.foo %a : tensor<2xf32>\n"
+        "  return %0 : tensor<2xf32>\n}\n"
+    )
+    done = python_m("run", "bad.mlir", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "bad.mlir:2:8: error:" in done.stderr and "Traceback" not in done.stderr
