@@ -72,7 +72,14 @@ def _relax_op(name: str) -> Callable[..., Any]:
 def _emit_constant(emitter, bb, operands, attributes, op):
     from tvm import relax
 
-    return relax.const(_constant_tensor(attributes["value"]))
+    value = attributes["value"]
+    if value.ndim == 0 and value.dtype.kind == "f" and not np.isfinite(value):
+        # TVMScript prints a non-finite scalar as R.const("nan") and cannot
+        # parse that back; a one-element tensor prints as metadata, which
+        # round-trips (script(show_meta=True)).
+        vector = bb.emit(relax.const(_constant_tensor(value.reshape(1))))
+        return relax.op.reshape(vector, ())
+    return relax.const(_constant_tensor(value))
 
 
 def _constant_tensor(value: np.ndarray):

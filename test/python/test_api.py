@@ -388,3 +388,18 @@ def test_an_import_leaves_its_walk_to_reference_counting():
         gc.garbage.clear()
         if enabled:
             gc.enable()
+
+
+def test_tvmscript_round_trip_with_non_finite_constants():
+    # softmax's -inf, a NaN and an inf: TVMScript prints a non-finite
+    # scalar constant as R.const("nan"), which it cannot parse back.
+    def f(x):
+        y = jax.nn.softmax(x)
+        return jnp.where(x > 5, jnp.float32(np.inf), y), jnp.where(x < 1, jnp.float32(np.nan), y)
+
+    x = np.linspace(0, 8, 4, dtype=np.float32)
+    irmodule = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(x))
+    parsed = tvm.script.from_source(irmodule.script(show_meta=True))
+    tvm.ir.assert_structural_equal(parsed, irmodule)
+    for got, want in zip(stablehlo_tvm.build(parsed)(x), jax.jit(f)(x)):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
