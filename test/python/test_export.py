@@ -60,3 +60,12 @@ def test_a_build_that_needs_this_package_is_refused(tmp_path):
     with pytest.raises(Error, match="stablehlo_tvm.lapack.potrf"):
         compiled.export_library(tmp_path / "cholesky.so")
     assert not (tmp_path / "cholesky.so").exists()
+
+
+def test_llvm_means_tvms_generic_cpu_and_default_means_this_one():
+    from stablehlo_tvm.cpu import resolve_target
+
+    assert "mcpu" not in resolve_target("llvm").attrs
+    assert "mcpu" in resolve_target(None).attrs and "mcpu" in resolve_target("host").attrs
+    x = np.ones((4, 16), np.float32)
+    np.testing.assert_allclose(stablehlo_tvm.build(mlp, x, target="llvm")(x), np.asarray(jax.jit(mlp)(x)), rtol=1e-5)

@@ -52,11 +52,12 @@ def host_target():
 
 
 def resolve_target(target):
-    """``None``, ``"host"`` and ``"llvm"`` mean this machine; anything else is
-    handed to ``tvm.target.Target`` as given."""
+    """``None`` and ``"host"`` mean this machine (its CPU by name); anything
+    else is ``tvm.target.Target`` as TVM spells it: ``"llvm"`` is a generic
+    CPU of this architecture, what a library to run elsewhere wants."""
     import tvm
 
-    if target is None or (isinstance(target, str) and target in ("host", "llvm")):
+    if target is None or (isinstance(target, str) and target == "host"):
         return host_target()
     return target if isinstance(target, tvm.target.Target) else tvm.target.Target(target)
 
