@@ -33,13 +33,19 @@ def _imported(source: Source) -> "_core.Module":
     return module
 
 
-def import_stablehlo(source: Any, *example_args: Any):
+def import_stablehlo(source: Any, *example_args: Any, keep_params_as_input: bool = False):
     """Imports StableHLO into a Relax ``tvm.IRModule``.
 
     ``source`` is MLIR text, a path, bytecode or a portable artifact, a jaxlib
     ``ir.Module``, a ``jax.stages.Lowered``, a ``jax.export.Exported``, or a
     function followed by example arguments. The module's public functions
     become Relax functions of the same name and signature ("main" for JAX).
+
+    ``keep_params_as_input``: the constants of the public functions (what
+    JAX closed over: weights) become parameters after the inputs, as TVM's
+    frontends make them: each function records ``num_input`` and its
+    ``params``, which ``relax.frontend.detach_params`` returns; ``build``
+    passes them itself while they are attached.
 
     Raises ``MLIRError`` (with source locations) for malformed input and for
     ops the import does not support, all of them listed at once, and
@@ -59,7 +65,12 @@ def import_stablehlo(source: Any, *example_args: Any):
     if not functions:
         raise InputError("the module has no public function to import")
     with _collector_paused():
-        return emit_module(functions, module, callbacks=source.callbacks)
+        irmodule = emit_module(functions, module, callbacks=source.callbacks)
+    if keep_params_as_input:
+        from .params import keep_params_as_input as lift
+
+        irmodule = lift(irmodule)
+    return irmodule
 
 
 @contextlib.contextmanager

@@ -109,19 +109,22 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu")
+    __slots__ = ("relax_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound")
 
-    def __init__(self, relax_name, complex_args, complex_results, params, device):
+    def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
         self.complex_args = complex_args
         self.complex_results = complex_results
-        self.params = params
         self.device = device
         self._on_cpu = device.dlpack_device_type() == 1
+        # Weights the module carries (keep_params_as_input): passed after
+        # the caller's arguments, already tensors.
+        self.bound = [_on_device(t, device) for t in bound]
+        self.params = params[: len(params) - len(self.bound)]
         # Per argument position: the last jax array passed there and its
         # tensor. jax arrays are immutable: the same one again is the same
         # value, already on the device.
-        self.resident: list = [None] * (len(params) - len(complex_args))
+        self.resident: list = [None] * (len(self.params) - len(complex_args))
 
     @classmethod
     def of(cls, irmodule, name: str, device) -> "_Signature":
@@ -134,6 +137,7 @@ class _Signature:
         attrs = function.attrs
         complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
         complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
+        bound = list(attrs.get("params", [])) if attrs is not None else []
         params = []
         for param in function.params:
             ty = param.ty
@@ -143,7 +147,7 @@ class _Signature:
                 continue
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
-        return cls(relax_name, complex_args, complex_results, params, device)
+        return cls(relax_name, complex_args, complex_results, params, device, bound)
 
     def tensors(self, name: str, args, cast: bool, borrowed: list | None = None) -> list:
         """The arguments as tensors; those that are the caller's own mutable
@@ -153,7 +157,7 @@ class _Signature:
         if len(args) != n:
             raise CallError(f"@{name} takes {n} arguments, {len(args)} were given")
         if not self.complex_args:
-            return [self._tensor(name, i, a, self.params[i], cast, borrowed) for i, a in enumerate(args)]
+            return [self._tensor(name, i, a, self.params[i], cast, borrowed) for i, a in enumerate(args)] + self.bound
         tensors = []
         for i, a in enumerate(args):
             if i in self.complex_args:
@@ -163,7 +167,7 @@ class _Signature:
                     tensors.append(self._tensor(name, i, part, self.params[len(tensors)], cast, borrowed))
             else:
                 tensors.append(self._tensor(name, i, a, self.params[len(tensors)], cast, borrowed))
-        return tensors
+        return tensors + self.bound
 
     def _tensor(self, name: str, position: int, value, expected, cast: bool, borrowed: list | None):
         import tvm_ffi
@@ -232,6 +236,15 @@ class _Signature:
         if self.complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
         return outputs
+
+
+def _on_device(tensor, device):
+    """`tensor` on `device` (a copy when it is elsewhere)."""
+    import tvm
+
+    if tensor.device == device:
+        return tensor
+    return tvm.runtime.tensor(tensor.numpy(), device)
 
 
 def _copied(array: np.ndarray, device, shape):
