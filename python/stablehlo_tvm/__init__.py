@@ -13,8 +13,8 @@
 
 from .api import import_stablehlo, import_to_tvm_dialect, parse
 from .errors import CallError, EmitError, Error, InputError, MLIRError
-from .jit import Jitted, jit
-from .runtime import Compiled, build
+from .jit import Jitted, Lowered, jit
+from .runtime import Compiled, Result, build
 
 __all__ = [
     "CallError",
@@ -23,7 +23,9 @@ __all__ = [
     "Error",
     "InputError",
     "Jitted",
+    "Lowered",
     "MLIRError",
+    "Result",
     "Tuning",
     "build",
     "import_stablehlo",

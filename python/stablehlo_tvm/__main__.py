@@ -34,7 +34,7 @@ def _emit(options) -> None:
 
 def _compile(options) -> None:
     compiled = _build(options)
-    compiled.export_library(options.output)
+    compiled.export_library(options.output, allow_recursion=options.allow_recursion)
     print(f"wrote {options.output}", file=sys.stderr)
 
 
@@ -98,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--target", help="a TVM target (default: this machine's CPU)")
         sub.add_argument("--entry", help='the function to build (default: "main")')
         sub.add_argument("--no-blas", action="store_true", help="keep every product in TVM's code")
+        if command == "compile":
+            sub.add_argument(
+                "--allow-recursion", action="store_true", help="export a module with loops (see Compiled.export_library)"
+            )
         if command == "run":
             sub.add_argument("arguments", nargs="*", help=".npy files (one per argument) or .npz files")
         sub.set_defaults(handler=handler)

@@ -72,16 +72,18 @@ class Compiled:
         result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
         return signature.outputs(result, borrowed)
 
-    def export_library(self, path, **options) -> None:
+    def export_library(self, path, *, allow_recursion: bool = False, **options) -> None:
         """Writes the build as one shared library that a plain TVM runtime
         loads (``tvm.runtime.load_module(path)`` and
         ``relax.VirtualMachine``), without this package.
 
         Refused with an ``Error`` naming them when the build calls functions
         only this package provides: LAPACK (jnp.linalg), the BLAS offload
-        (build with ``blas=False``) and Python callbacks. Modules with loops
-        recurse once per 16 iterations on the caller's stack there: run them
-        on a thread with a deep stack. ``options`` go to TVM's
+        (build with ``blas=False``) and Python callbacks. A module with loops
+        is refused too unless ``allow_recursion=True``: its loops recurse
+        once per 16 iterations on the calling thread's stack, which a long
+        loop overflows unless the caller runs it on a thread with a deep
+        stack (this package's calls do). ``options`` go to TVM's
         ``export_library``."""
         import re
 
@@ -91,6 +93,12 @@ class Compiled:
                 "the build calls functions only stablehlo_tvm provides, which a plain TVM runtime lacks: "
                 + ", ".join(needed)
                 + ("; build with blas=False to keep products in TVM's code" if any(".blas." in n for n in needed) else "")
+            )
+        if self._recursive and not allow_recursion:
+            raise Error(
+                "the module has loops, which the VM runs by recursion (a native stack frame per 16 "
+                "iterations): a long loop overflows an ordinary thread's stack. Pass allow_recursion=True "
+                "and call the library from a thread with a deep stack (threading.stack_size)"
             )
         self.executable.export_library(str(path), **options)
 

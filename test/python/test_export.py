@@ -69,3 +69,15 @@ def test_llvm_means_tvms_generic_cpu_and_default_means_this_one():
     assert "mcpu" in resolve_target(None).attrs and "mcpu" in resolve_target("host").attrs
     x = np.ones((4, 16), np.float32)
     np.testing.assert_allclose(stablehlo_tvm.build(mlp, x, target="llvm")(x), np.asarray(jax.jit(mlp)(x)), rtol=1e-5)
+
+
+def test_a_module_with_loops_is_refused_unless_recursion_is_allowed(tmp_path):
+    def scan(x):
+        return jax.lax.fori_loop(0, 100, lambda i, a: a * 0.5 + 1.0, x)
+
+    x = np.ones(4, np.float32)
+    compiled = stablehlo_tvm.build(scan, x)
+    with pytest.raises(Error, match="allow_recursion=True"):
+        compiled.export_library(tmp_path / "scan.so")
+    compiled.export_library(tmp_path / "scan.so", allow_recursion=True)
+    assert (tmp_path / "scan.so").stat().st_size > 0
