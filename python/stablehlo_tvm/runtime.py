@@ -438,6 +438,7 @@ def build(
     schedule: bool = True,
     tune: Any = None,
     blas: bool | str = "loops",
+    progress: bool | None = None,
 ) -> Compiled:
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
@@ -454,6 +455,9 @@ def build(
     a product's epilogue, was), ``True`` all, ``False`` none (a module
     exported to run without this package needs that). See
     docs/performance.md.
+
+    ``progress``: a build running longer than 10 s says what it is doing on
+    stderr every 10 s (``True``: from the start, ``False``: never).
 
     ``tune``: a number of MetaSchedule trials or a ``stablehlo_tvm.Tuning``.
     Workloads not yet in the tuning database (on disk, see ``Tuning``) are
@@ -479,8 +483,12 @@ def build(
     # public functions (a conformance program's) may have no "main".
     if entry is not None and _relax_name(irmodule, entry) is None:
         raise InputError(f"the module has no Relax function {entry!r} to build")
+    from .progress import Progress, phase
+
     tuning = as_tuning(tune)
-    executable, report = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
+    with Progress("build", progress):
+        phase("fusing operators")
+        executable, report = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
     return Compiled(executable, device, entry or "main", irmodule, report)
 
 

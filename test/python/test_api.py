@@ -403,3 +403,13 @@ def test_tvmscript_round_trip_with_non_finite_constants():
     tvm.ir.assert_structural_equal(parsed, irmodule)
     for got, want in zip(stablehlo_tvm.build(parsed)(x), jax.jit(f)(x)):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_build_progress_on_stderr(capfd):
+    x = np.ones((4, 4), np.float32)
+    stablehlo_tvm.build(lambda x: jnp.tanh(x) @ x, x, progress=True)
+    err = capfd.readouterr().err
+    assert "stablehlo_tvm: build: " in err and "stablehlo_tvm: build done in" in err
+    # A quick build is silent by default.
+    stablehlo_tvm.build(lambda x: x + 1, x)
+    assert "stablehlo_tvm:" not in capfd.readouterr().err

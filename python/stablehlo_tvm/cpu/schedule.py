@@ -25,15 +25,20 @@ class ScheduleFunctions:
         self.rules = default_rules() if rules is None else rules
 
     def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        from ..progress import phase
+
         updates = {}
-        for gvar, func in mod.functions_items():
-            if not isinstance(func, tirx.PrimFunc) or func.attrs.get("tirx.is_scheduled", False):
+        functions = [(g, f) for g, f in mod.functions_items() if isinstance(f, tirx.PrimFunc)]
+        for k, (gvar, func) in enumerate(functions):
+            phase(f"scheduling function {k + 1} of {len(functions)}")
+            if func.attrs.get("tirx.is_scheduled", False):
                 continue
             sch = first_rule_schedule(func, self.target, self.rules)
             if sch is not None:
                 updates[gvar] = sch.mod["main"].with_attr("tirx.is_scheduled", True)
         for gvar, func in updates.items():
             mod[gvar] = func
+        phase(f"generating code for {len(functions)} functions (LLVM)")
         return mod
 
 
