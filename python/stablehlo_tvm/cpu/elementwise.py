@@ -13,6 +13,9 @@ from .rule import CPURule
 
 
 class Elementwise(CPURule):
+    # Functions with a reduction are not element-wise (see schedule.first_rule_schedule).
+    needs_reduction = False
+
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
         sch = s_tir.Schedule(func)
         blocks = normalize_prim_func(sch)

@@ -20,6 +20,9 @@ _MAX_BLOCKS = 8
 
 
 class MatrixVector(GEMV):
+    # Whether the rule schedules only functions with a reduction (see schedule.first_rule_schedule).
+    needs_reduction = True
+
     def apply(self, func: tirx.PrimFunc, target: Target, tunable: bool):
         blocks = normalize_prim_func(s_tir.Schedule(func))
         if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:

@@ -31,6 +31,9 @@ _L2_BYTES = 1 << 20
 
 
 class Matmul(CPURule):
+    # Whether the rule schedules only functions with a reduction (see schedule.first_rule_schedule).
+    needs_reduction = True
+
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
         sch = s_tir.Schedule(func)
         blocks = normalize_prim_func(sch)

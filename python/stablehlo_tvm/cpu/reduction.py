@@ -25,6 +25,9 @@ _MIN_VECTORS_PER_ROW = 4
 
 
 class RowReduction(CPURule):
+    # Whether the rule schedules only functions with a reduction (see schedule.first_rule_schedule).
+    needs_reduction = True
+
     def __init__(self):
         self._rows = Reduction()
 
