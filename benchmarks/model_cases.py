@@ -228,31 +228,30 @@ def _keras_backbone(model, inputs):
     return apply, (trainable, non_trainable, inputs)
 
 
-def keras_hub_bert():
+def _keras_hub_backbone(name: str, segments: bool):
+    """keras-hub's backbone `name`, two small layers built from config, on
+    random token ids."""
     import jax.numpy as jnp
     import keras_hub
 
     batch, length = 4, 64
-    model = keras_hub.models.BertBackbone(
+    model = getattr(keras_hub.models, name)(
         vocabulary_size=1000, num_layers=2, num_heads=4, hidden_dim=128, intermediate_dim=256,
         max_sequence_length=length,
     )
     ids = jnp.asarray(_rng().integers(0, 1000, (batch, length)), jnp.int32)
-    inputs = {"token_ids": ids, "segment_ids": jnp.zeros_like(ids), "padding_mask": jnp.ones_like(ids)}
+    inputs = {"token_ids": ids, "padding_mask": jnp.ones_like(ids)}
+    if segments:
+        inputs["segment_ids"] = jnp.zeros_like(ids)
     return _keras_backbone(model, inputs)
 
 
-def keras_hub_gpt2():
-    import jax.numpy as jnp
-    import keras_hub
+def keras_hub_bert():
+    return _keras_hub_backbone("BertBackbone", segments=True)
 
-    batch, length = 4, 64
-    model = keras_hub.models.GPT2Backbone(
-        vocabulary_size=1000, num_layers=2, num_heads=4, hidden_dim=128, intermediate_dim=256,
-        max_sequence_length=length,
-    )
-    ids = jnp.asarray(_rng().integers(0, 1000, (batch, length)), jnp.int32)
-    return _keras_backbone(model, {"token_ids": ids, "padding_mask": jnp.ones_like(ids)})
+
+def keras_hub_gpt2():
+    return _keras_hub_backbone("GPT2Backbone", segments=False)
 
 
 def optax_train_step():
