@@ -135,11 +135,18 @@ def _checked_text(text: str, name: str) -> Source:
     return Source(text, name)
 
 
+def lowering_record(lowered: Any) -> dict | None:
+    """What JAX recorded when it lowered (`jax.stages.Lowered`): the kept
+    arguments, side effects, host callbacks... JAX keeps it private; None
+    where this JAX does not have it."""
+    record = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
+    return record if isinstance(record, dict) else None
+
+
 def _lowered_source(lowered: Any) -> Source:
     source = _jaxlib_module_source(lowered.compiler_ir("stablehlo"), "<jax lowered>")
-    compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
-    callbacks = compile_args.get("host_callbacks", ()) if isinstance(compile_args, dict) else ()
-    return source._replace(callbacks=tuple(callbacks))
+    record = lowering_record(lowered)
+    return source._replace(callbacks=tuple(record.get("host_callbacks", ())) if record else ())
 
 
 def _is_path(source: Any) -> bool:

@@ -69,7 +69,7 @@ class CompiledCall:
         self.compiled = entry.compiled  # stablehlo_tvm.Compiled
 
     def __call__(self, *args: Any, **kwargs: Any):
-        _, leaves = self._jitted._dynamic_leaves(args, kwargs)
+        _, leaves, _ = self._jitted._split(args, kwargs)
         return _run(self._entry, leaves)
 
 
@@ -93,7 +93,7 @@ class Jitted:
         # (a float64 numpy array and a float32 one both mean f32 to JAX).
         self._by_key: dict = {}
         self._by_signature: dict = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # _entry holds it around _remember
         functools.update_wrapper(self, fun)
 
     def __call__(self, *args: Any, **kwargs: Any):
@@ -104,8 +104,13 @@ class Jitted:
         except TypeError as error:
             raise CallError(f"static arguments must be hashable, as jax.jit requires: {error}") from error
         if entry is None:
-            entry = self._entry(key, args, kwargs, leaves, tree, statics)
+            entry = self._entry(key, self._signature(statics, leaves, tree), args, kwargs)
         return _run(entry, leaves)
+
+    def _signature(self, statics: tuple, leaves: list, tree):
+        """The abstract signature of a call (what a build is made for)."""
+        self._check_concrete(leaves)
+        return (tree, statics, tuple(map(_abstract, leaves)))
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """Traces and imports for these arguments' signature; ``.compile()``
@@ -113,15 +118,17 @@ class Jitted:
         from .api import import_stablehlo
 
         statics, leaves, tree = self._split(args, kwargs)
-        self._check_concrete(leaves)
-        keys = ((tree, statics, tuple(map(_describe, leaves))), (tree, statics, tuple(map(_abstract, leaves))))
+        keys = ((tree, statics, tuple(map(_describe, leaves))), self._signature(statics, leaves, tree))
         lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
         return Lowered(self, lowered, import_stablehlo(lowered), kept, out_tree, keys)
 
-    def _remember(self, key, signature, entry: _Entry) -> None:
+    def _remember(self, key, signature, entry: _Entry) -> _Entry:
+        """Files `entry` under both keys (an entry already there for the
+        signature stays) and returns the one filed."""
         with self._lock:
-            self._by_signature.setdefault(signature, entry)
-            self._by_key[key] = self._by_signature[signature]
+            entry = self._by_signature.setdefault(signature, entry)
+            self._by_key[key] = entry
+        return entry
 
     def clear_cache(self) -> None:
         with self._lock:
@@ -147,10 +154,6 @@ class Jitted:
         leaves, tree = jax.tree_util.tree_flatten((dynamic, kwargs))
         return statics, leaves, tree
 
-    def _dynamic_leaves(self, args: tuple, kwargs: dict):
-        statics, leaves, _ = self._split(args, kwargs)
-        return statics, leaves
-
     @staticmethod
     def _check_concrete(leaves: list) -> None:
         import jax
@@ -163,19 +166,19 @@ class Jitted:
                     "apply stablehlo_tvm.jit to the whole transformed function instead"
                 )
 
-    def _entry(self, key, args, kwargs, leaves, tree, statics) -> _Entry:
-        self._check_concrete(leaves)
-        signature = (tree, statics, tuple(_abstract(leaf) for leaf in leaves))
+    def _entry(self, key, signature, args, kwargs) -> _Entry:
+        """The build for `signature`, made now if there is none; `key`
+        finds it from then on."""
+        # Held while building: another thread calling with the same
+        # signature waits for this build instead of making its own.
         with self._lock:
             entry = self._by_signature.get(signature)
             if entry is None:
                 from .runtime import build
 
                 lowered, kept, out_tree = self._lower_with_jax(args, kwargs)
-                compiled = build(lowered, **self._build_options)
-                entry = self._by_signature[signature] = _entry_for(compiled, lowered, kept, out_tree)
-            self._by_key[key] = entry
-        return entry
+                entry = _entry_for(build(lowered, **self._build_options), lowered, kept, out_tree)
+            return self._remember(key, signature, entry)
 
     def _lower_with_jax(self, args: tuple, kwargs: dict):
         """jax.jit's lowering of the call, the positions of the flat leaves
@@ -188,16 +191,18 @@ class Jitted:
             static_argnames=self._static_argnames,
             keep_unused=self._keep_unused,
         )
+        from .inputs import lowering_record
+
         lowered = jitted.lower(*args, **kwargs)
         kept = None
-        compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
-        if isinstance(compile_args, dict):
-            if compile_args.get("ordered_effects"):
+        record = lowering_record(lowered)
+        if record is not None:
+            if record.get("ordered_effects"):
                 raise CallError(
                     f"{getattr(self._fun, '__name__', 'the function')} has ordered side effects "
-                    f"({', '.join(map(str, compile_args['ordered_effects']))}), which a TVM build cannot run"
+                    f"({', '.join(map(str, record['ordered_effects']))}), which a TVM build cannot run"
                 )
-            kept_var_idx = compile_args.get("kept_var_idx")
+            kept_var_idx = record.get("kept_var_idx")
             if kept_var_idx is not None:
                 kept = tuple(sorted(kept_var_idx))
         elif not self._keep_unused:

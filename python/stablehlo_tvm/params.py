@@ -47,7 +47,7 @@ def keep_params_as_input(irmodule, min_elements: int = 2):
         updates[gvar] = lifted.with_attrs({"num_input": len(func.params), "params": lift.values})
     if not updates:
         return irmodule
-    result = irmodule.clone() if hasattr(irmodule, "clone") else irmodule
+    result = irmodule.clone()  # the caller's module stays as it was
     for gvar, func in updates.items():
         result[gvar] = func
     return result
