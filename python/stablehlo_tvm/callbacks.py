@@ -66,17 +66,14 @@ def _call(*args) -> None:
     # Destination-passing: the inputs, the function's number, the outputs.
     k = next(i for i, a in enumerate(args) if isinstance(a, int))
     inputs, function, outputs = args[:k], _table[args[k]], args[k + 1 :]
-    from .runtime import _as_numpy
+    from .runtime import _numpy_dtype
 
-    # Copies: a callback may keep what it is given beyond the call.
-    results = function(*[np.array(_as_numpy(t)) for t in inputs])
+    # Copies (`numpy()`, `copyfrom`): a callback may keep what it is given
+    # beyond the call, and a tensor compiled code passes by pointer (a call
+    # from inside a loop's PrimFunc) cannot be exported through DLPack.
+    results = function(*[t.numpy() for t in inputs])
     if len(results) != len(outputs):
         raise RuntimeError(f"a Python callback returned {len(results)} values where the program expects {len(outputs)}")
     for out, value in zip(outputs, results):
-        value = np.asarray(value)
-        try:
-            view = np.from_dlpack(out)
-        except (BufferError, TypeError, RuntimeError):
-            out.copyfrom(value.astype(out.dtype).reshape(tuple(out.shape)))
-            continue
-        view[...] = value.reshape(view.shape)
+        value = np.asarray(value).astype(_numpy_dtype(str(out.dtype))).reshape(tuple(out.shape))
+        out.copyfrom(np.array(value, order="C"))

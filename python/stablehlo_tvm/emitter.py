@@ -148,6 +148,7 @@ def _copy(emitter, bb, value):
 
 
 _ITERATIONS_PER_CALL = 16
+_LOOP_ATTRIBUTE = "stablehlo_tvm.loop"
 
 
 def _emit_while(emitter, bb, operands, attributes, op):
@@ -179,7 +180,10 @@ def _emit_while(emitter, bb, operands, attributes, op):
     loop_bb = relax.BlockBuilder()
     with loop_bb.function(f"{base}_loop", params, private=True):
         loop_bb.emit_func_output(iterate(list(params), _ITERATIONS_PER_CALL))
-    emitter.module.update_func(loop, loop_bb.get()[f"{base}_loop"])
+    # Names its condition and body for the CPU pipeline, which makes a loop
+    # of kernel calls one PrimFunc (cpu/loops.py).
+    loop_func = loop_bb.get()[f"{base}_loop"].with_attr(_LOOP_ATTRIBUTE, [cond.name_hint, body.name_hint])
+    emitter.module.update_func(loop, loop_func)
     # The body writes these in place (tvm.update_slice_in_place): the loop
     # gets buffers of its own.
     operands = list(operands)

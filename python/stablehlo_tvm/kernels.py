@@ -480,8 +480,9 @@ def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
     return _primfunc([operand, update, *starts], tir.SeqStmt([*reads, loops]))
 
 
-def copy_primfunc(shape: tuple, dtype: str):
-    """A fresh copy of a tensor, as plain loops (the outer one parallel):
+def copy_primfunc(shape: tuple, dtype: str, parallel: bool = True):
+    """A fresh copy of a tensor, as plain loops (the outer one parallel
+    unless asked not to, or the tensor has one axis):
     an element-wise block that only loads would be taken for a reshape and
     become a view of its source (relax.transform.RewriteDataflowReshape)."""
     tir = _tir()
@@ -489,7 +490,7 @@ def copy_primfunc(shape: tuple, dtype: str):
     copy = tir.decl_buffer(_dims(shape), dtype, "copy")
     counters = [tir.Var(f"i{axis}", "int64") for axis in range(len(shape))]
     store = tir.BufferStore(copy, tir.BufferLoad(source, counters), counters)
-    return _loop_nest_primfunc([source, copy], store, counters, _dims(shape), parallel=len(shape) > 1)
+    return _loop_nest_primfunc([source, copy], store, counters, _dims(shape), parallel=parallel and len(shape) > 1)
 
 
 def _dims(sizes) -> list:

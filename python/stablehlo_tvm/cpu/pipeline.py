@@ -66,6 +66,7 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops"):
     already (tuning needs the fused functions first). `blas`: as in
     `fusion_passes`."""
     from .fastmath import register
+    from .loops import LoopsAsKernels
     from .schedule import ScheduleFunctions
 
     register()
@@ -78,6 +79,7 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops"):
                 *([] if fused else fusion_passes(blas)),
                 *tuned,
                 ScheduleFunctions(target),
+                LoopsAsKernels,
                 relax.transform.RewriteDataflowReshape(),
                 relax.transform.ToNonDataflow(),
                 relax.transform.RemovePurityChecking(),
