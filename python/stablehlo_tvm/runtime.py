@@ -20,17 +20,20 @@ class Compiled:
     code never writes into its arguments). Results are read-only numpy views
     of TVM's buffers, as ``np.asarray`` of a jax array is."""
 
-    def __init__(self, executable, device, entry: str, irmodule, tuning_report=None):
+    def __init__(self, executable, device, entry: str, irmodule, tuning_report=None, recursive: bool | None = None):
         self.executable = executable
         self.device = device
         self.entry = entry
         self.irmodule = irmodule
         # build(..., tune=...): a stablehlo_tvm.cpu.tuning.TunedWorkload per workload.
         self.tuning_report = tuning_report
-        # Loops are recursive Relax functions: each iteration is a native
-        # stack frame of the VM, so such modules run on a thread with room.
-        attrs = irmodule.attrs
-        self._recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
+        # Loops the build left as recursive Relax functions (all of them
+        # when it does not say) take a native stack frame of the VM per 16
+        # iterations, so such modules run on a thread with room.
+        if recursive is None:
+            attrs = irmodule.attrs
+            recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
+        self._recursive = recursive
         self._signatures: dict[str, _Signature] = {}
         # A VirtualMachine holds the registers and memory of the call it
         # runs, so each calling thread gets its own over the one executable.
@@ -79,11 +82,13 @@ class Compiled:
 
         Refused with an ``Error`` naming them when the build calls functions
         only this package provides: LAPACK (jnp.linalg), the BLAS offload
-        (build with ``blas=False``) and Python callbacks. A module with loops
-        is refused too unless ``allow_recursion=True``: its loops recurse
-        once per 16 iterations on the calling thread's stack, which a long
-        loop overflows unless the caller runs it on a thread with a deep
-        stack (this package's calls do). ``options`` go to TVM's
+        (build with ``blas=False``) and Python callbacks. A module whose
+        loops the build left as recursive Relax functions (all of them with
+        ``schedule=False``; see docs/design.md, Loops) is refused too unless
+        ``allow_recursion=True``: such a loop recurses once per 16
+        iterations on the calling thread's stack, which a long loop
+        overflows unless the caller runs it on a thread with a deep stack
+        (this package's calls do). ``options`` go to TVM's
         ``export_library``."""
         import re
 
@@ -488,25 +493,28 @@ def build(
     tuning = as_tuning(tune)
     with Progress("build", progress):
         phase("fusing operators")
-        executable, report = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
-    return Compiled(executable, device, entry or "main", irmodule, report)
+        executable, report, recursive = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
+    return Compiled(executable, device, entry or "main", irmodule, report, recursive=recursive)
 
 
 def _compile(irmodule, target, schedule: bool, tuning, blas):
     """tvm.compile with this package's CPU pipeline (and tuning): the
-    executable and the tuning report."""
+    executable, the tuning report, and whether loops still run by recursion
+    (None: not known, when the CPU pipeline did not run)."""
     import tvm
 
     from .cpu import cpu_pipeline, fuse
     from .cpu.tuning import tune as tune_workloads
 
-    to_compile, pipeline, report = irmodule, "default", None
+    to_compile, pipeline, report, outcome = irmodule, "default", None, {}
     if target.kind.name == "llvm" and schedule:
         database = None
         if tuning is not None:
             to_compile = fuse(irmodule, target, blas)
             database, report = tune_workloads(to_compile, target, tuning)
-        pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas)
+        pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas, outcome=outcome)
     elif tuning is not None:
         raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
-    return tvm.compile(to_compile, target=target, relax_pipeline=pipeline), report
+    executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
+    recursive = bool(outcome["loops_left"]) if "loops_left" in outcome else None
+    return executable, report, recursive

@@ -26,6 +26,8 @@ calls, made from the PrimFunc.
 
 from __future__ import annotations
 
+import logging
+
 import tvm
 import tvm_ffi
 from tvm import relax, s_tir, tirx
@@ -34,10 +36,15 @@ from tvm import relax, s_tir, tirx
 # [condition function, body function].
 LOOP_ATTRIBUTE = "stablehlo_tvm.loop"
 
+_log = logging.getLogger(__name__)
 _TensorConstant = tvm.ir.expr.GenericConst
 _CALL_TIR = tvm.ir.Op.get("relax.call_tir")
 _CALL_TIR_INPLACE = tvm.ir.Op.get("relax.call_tir_inplace")
 _CALL_DPS_PACKED = tvm.ir.Op.get("relax.call_dps_packed")
+
+
+# Calls of Relax functions inlined one in another (a case in a case ...).
+_MAX_CALL_DEPTH = 64
 
 
 class _NotAKernel(Exception):
@@ -45,7 +52,23 @@ class _NotAKernel(Exception):
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.LoopsAsKernels")
-def LoopsAsKernels(mod: tvm.IRModule, _ctx) -> tvm.IRModule:  # noqa: N802 - a pass
+class LoopsAsKernels:
+    """The pass; `outcome`, when given, gets "loops_left": the names of the
+    loop functions that still call themselves, and why."""
+
+    def __init__(self, outcome: dict | None = None):
+        self.outcome = outcome
+
+    def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        mod, left = loops_as_kernels(mod)
+        if self.outcome is not None:
+            self.outcome["loops_left"] = left
+        return mod
+
+
+def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
+    """`mod` with every loop it can as one PrimFunc, and the others' names
+    with the reason."""
     loops = {
         gvar: [str(name) for name in func.attrs[LOOP_ATTRIBUTE]]
         for gvar, func in mod.functions.items()
@@ -54,6 +77,7 @@ def LoopsAsKernels(mod: tvm.IRModule, _ctx) -> tvm.IRModule:  # noqa: N802 - a p
     # Inner loops first: an outer body calls the inner loop's function,
     # which is a kernel call once the inner loop is one.
     converted: dict = {}
+    left: dict = {}
     progress = True
     while progress:
         progress = False
@@ -62,15 +86,21 @@ def LoopsAsKernels(mod: tvm.IRModule, _ctx) -> tvm.IRModule:  # noqa: N802 - a p
                 continue
             try:
                 kernel, constants = _LoopKernel(mod, converted).build(mod[gvar], cond_name, body_name)
-            except _NotAKernel:
+            except _NotAKernel as reason:
+                left[gvar] = str(reason)
                 continue
+            left.pop(gvar, None)
             builder = relax.BlockBuilder(mod)
             kernel_gvar = builder.add_func(kernel, f"{gvar.name_hint}_kernel")
             builder.update_func(gvar, _calling(builder, mod[gvar], kernel_gvar, constants))
             mod = builder.get()
             converted[gvar] = (kernel_gvar, constants)
             progress = True
-    return relax.transform.DeadCodeElimination()(mod) if converted else mod
+    for gvar, reason in left.items():
+        _log.info("loop %s stays in the VM: %s", gvar.name_hint, reason)
+    if converted:
+        mod = relax.transform.DeadCodeElimination()(mod)
+    return mod, {gvar.name_hint: reason for gvar, reason in left.items()}
 
 
 def _calling(builder, loop: relax.Function, kernel: tvm.ir.GlobalVar, constants: list) -> relax.Function:
@@ -83,11 +113,11 @@ def _calling(builder, loop: relax.Function, kernel: tvm.ir.GlobalVar, constants:
 
 def _static_shape(ty) -> list[int]:
     if not isinstance(ty, relax.TensorType) or not isinstance(ty.shape, relax.ShapeExpr):
-        raise _NotAKernel
+        raise _NotAKernel("a shape that is not static")
     try:
         return [int(d) for d in ty.shape.values]
     except (TypeError, ValueError):
-        raise _NotAKernel from None
+        raise _NotAKernel("a shape that is not static") from None
 
 
 def _call_to(func: relax.Function, callee: str):
@@ -101,7 +131,7 @@ def _call_to(func: relax.Function, callee: str):
 
     relax.analysis.post_order_visit(func.body, visit)
     if not found:
-        raise _NotAKernel
+        raise _NotAKernel(f"no call of {callee}")
     return found[0]
 
 
@@ -114,6 +144,7 @@ class _LoopKernel:
         self.allocated: list = []
         self.constants: list = []  # (tensor constant, buffer)
         self.count = 0
+        self.calling: list = []  # the Relax functions being inlined
 
     def build(self, loop: relax.Function, cond_name: str, body_name: str):
         carried = [self.buffer(param.ty, f"carried{i}") for i, param in enumerate(loop.params)]
@@ -124,7 +155,7 @@ class _LoopKernel:
             # The condition and body functions may have lost parameters they
             # do not use; the loop's first call of each says which remain.
             if not all(isinstance(arg, relax.Var) and arg in position for arg in call.args):
-                raise _NotAKernel
+                raise _NotAKernel("the condition or body is called with values other than the carried ones")
             return [carried[position[arg]] for arg in call.args]
 
         cond_args = arguments(_call_to(loop, cond_name))
@@ -132,7 +163,7 @@ class _LoopKernel:
         cond_func, body_func = self.function(cond_name), self.function(body_name)
         cond_stmts, cond_value = self.run(cond_func, cond_args)
         if not isinstance(cond_value, tirx.Buffer):
-            raise _NotAKernel
+            raise _NotAKernel("the condition is not one tensor")
         # The condition runs again after every iteration (inlined anew: a
         # statement may not appear twice) and leaves its value where the
         # While reads it.
@@ -141,7 +172,7 @@ class _LoopKernel:
             cond_again.append(self.copy(again_value, cond_value))
         body_stmts, results = self.run(body_func, body_args)
         if not isinstance(results, list) or len(results) != len(carried):
-            raise _NotAKernel
+            raise _NotAKernel("the body does not yield every carried value")
         copy_in = [self.copy(source, dest) for source, dest in zip(inputs, carried)]
         iteration = body_stmts + self.copy_back(results, carried) + cond_again
         loop_stmt = tirx.While(tirx.BufferLoad(cond_value, []), _seq(iteration))
@@ -154,7 +185,7 @@ class _LoopKernel:
     def function(self, name: str) -> relax.Function:
         func = self.mod[name]
         if not isinstance(func, relax.Function):
-            raise _NotAKernel
+            raise _NotAKernel(f"{name} is not a Relax function")
         return func
 
     def buffer(self, ty, name: str):
@@ -177,23 +208,48 @@ class _LoopKernel:
     def run(self, func: relax.Function, args: list):
         """The statements computing `func` on `args` (buffers) and its result
         (a buffer or a list)."""
-        env = dict(zip(func.params, args))
+        if len(self.calling) > _MAX_CALL_DEPTH or any(func.same_as(f) for f in self.calling):
+            raise _NotAKernel("a recursive call")
+        self.calling.append(func)
         stmts: list = []
-        body = func.body
+        result = self.sequence(func.body, func.ret_ty, dict(zip(func.params, args)), stmts)
+        self.calling.pop()
+        return stmts, result
+
+    def sequence(self, body, ty, env: dict, stmts: list):
+        """A function's or a branch's body, its statements added to `stmts`."""
         if not isinstance(body, relax.SeqExpr):
-            raise _NotAKernel
+            return self.value(body, ty, env, stmts)
         for block in body.blocks:
             for binding in block.bindings:
                 if not isinstance(binding, relax.VarBinding):
-                    raise _NotAKernel
+                    raise _NotAKernel("a binding that is not a plain variable binding")
                 env[binding.var] = self.value(binding.value, binding.var.ty, env, stmts)
-        result = self.value(body.body, func.ret_ty, env, stmts)
-        return stmts, result
+        return self.value(body.body, ty, env, stmts)
+
+    def branch(self, expr: relax.If, ty, env: dict, stmts: list):
+        """An If as an IfThenElse; each branch leaves its result in the same
+        buffers."""
+        condition = self.value(expr.cond, expr.cond.ty, env, stmts)
+        if not isinstance(condition, tirx.Buffer) or _static_shape(expr.cond.ty) != []:
+            raise _NotAKernel("a branch on something other than one boolean")
+        results = self.outputs(ty)
+        cases = []
+        for case in (expr.true_branch, expr.false_branch):
+            case_stmts: list = []
+            value = self.sequence(case, ty, dict(env), case_stmts)
+            values = value if isinstance(value, list) else [value]
+            if len(values) != len(results) or not all(isinstance(v, tirx.Buffer) for v in values):
+                raise _NotAKernel("a branch whose result is not tensors")
+            case_stmts += [self.copy(v, r) for v, r in zip(values, results)]
+            cases.append(_seq(case_stmts))
+        stmts.append(tirx.IfThenElse(tirx.BufferLoad(condition, []), *cases))
+        return results if isinstance(ty, relax.TupleType) else results[0]
 
     def value(self, expr, ty, env: dict, stmts: list):
         if isinstance(expr, relax.Var):
             if expr not in env:
-                raise _NotAKernel
+                raise _NotAKernel("a value used before it is defined")
             return env[expr]
         if isinstance(expr, _TensorConstant):
             return self.constant(expr)
@@ -202,11 +258,13 @@ class _LoopKernel:
         if isinstance(expr, relax.TupleGetItem):
             whole = self.value(expr.tuple_value, None, env, stmts)
             if not isinstance(whole, list):
-                raise _NotAKernel
+                raise _NotAKernel("a tuple item of something other than a tuple")
             return whole[expr.index]
         if isinstance(expr, relax.Call):
             return self.call(expr, ty, env, stmts)
-        raise _NotAKernel
+        if isinstance(expr, relax.If):
+            return self.branch(expr, ty, env, stmts)
+        raise _NotAKernel(f"an expression of kind {type(expr).__name__}")
 
     def outputs(self, ty) -> list:
         types = list(ty.fields) if isinstance(ty, relax.TupleType) else [ty]
@@ -216,17 +274,17 @@ class _LoopKernel:
         def tensors(args):
             if isinstance(args, relax.Expr):  # a call's argument tuple
                 if not isinstance(args, relax.Tuple):
-                    raise _NotAKernel
+                    raise _NotAKernel("a tuple argument that is not written out")
                 args = args.fields
             values = [self.value(arg, arg.ty, env, stmts) for arg in args]
             if not all(isinstance(v, tirx.Buffer) for v in values):
-                raise _NotAKernel
+                raise _NotAKernel("a call argument that is not a tensor")
             return values
 
         single = not isinstance(ty, relax.TupleType)
         if call.op.same_as(_CALL_TIR) or call.op.same_as(_CALL_TIR_INPLACE):
             if len(call.args) > 2:  # symbolic shape arguments
-                raise _NotAKernel
+                raise _NotAKernel("a kernel call with symbolic shape arguments")
             callee = self.mod[call.args[0]]
             inputs = tensors(call.args[1])
             outputs = self.outputs(ty)
@@ -242,7 +300,7 @@ class _LoopKernel:
             return outputs[0] if single else outputs
         if call.op.same_as(_CALL_DPS_PACKED):
             if not isinstance(call.args[1], relax.Tuple):
-                raise _NotAKernel
+                raise _NotAKernel("a packed call whose arguments are not written out")
             arguments = []
             for arg in call.args[1].fields:
                 if isinstance(arg, tvm.ir.expr.Constant) and not isinstance(arg, _TensorConstant):
@@ -258,7 +316,19 @@ class _LoopKernel:
             outputs = self.outputs(ty)
             stmts.append(_inline(self.mod[kernel], inputs + outputs))
             return outputs
-        raise _NotAKernel
+        if isinstance(call.op, tvm.ir.GlobalVar) and isinstance(self.mod[call.op], relax.Function):
+            # A case's selector and branches: their statements in place.
+            callee = self.mod[call.op]
+            if callee.attrs is not None and LOOP_ATTRIBUTE in callee.attrs:
+                raise _NotAKernel(f"a call of {call.op.name_hint}, a loop that is not a kernel")
+            args = [self.value(arg, arg.ty, env, stmts) for arg in call.args]
+            if not all(isinstance(a, tirx.Buffer) for a in args):
+                raise _NotAKernel("a call argument that is not a tensor")
+            callee_stmts, result = self.run(callee, args)
+            stmts.extend(callee_stmts)
+            return result
+        callee = call.op.name_hint if isinstance(call.op, tvm.ir.GlobalVar) else getattr(call.op, "name", call.op)
+        raise _NotAKernel(f"a call of {callee}")
 
     def copy(self, source, dest):
         from ..kernels import copy_primfunc
@@ -293,7 +363,7 @@ def _inline(func: tirx.PrimFunc, buffers: list):
     definitions renewed (a function inlined twice defines new variables)."""
     func = s_tir.renew_defs(func)
     if len(func.params) != len(buffers):
-        raise _NotAKernel
+        raise _NotAKernel("a kernel whose parameters do not match its call")
     table = dict(zip(func.params, buffers))
     return tvm_ffi.structural_map(func.body, [(tirx.Buffer, lambda buffer: table.get(buffer, buffer))])
 

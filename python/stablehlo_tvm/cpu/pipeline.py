@@ -60,12 +60,14 @@ def fuse(mod: tvm.IRModule, target, blas="loops") -> tvm.IRModule:
         return tvm.transform.Sequential(fusion_passes(blas))(mod)
 
 
-def cpu_pipeline(target, database=None, fused: bool = False, blas="loops"):
+def cpu_pipeline(target, database=None, fused: bool = False, blas="loops", outcome: dict | None = None):
     """`database`: a MetaSchedule database whose best schedules take
     precedence over the rules. `fused`: the module has been through `fuse`
     already (tuning needs the fused functions first). `blas`: as in
-    `fusion_passes`."""
+    `fusion_passes`. `outcome`: gets "loops_left", the loops that still run
+    by recursion (see `loops.LoopsAsKernels`)."""
     from .fastmath import register
+    from .grain import SerialSmallParallelLoops
     from .loops import LoopsAsKernels
     from .schedule import ScheduleFunctions
 
@@ -79,7 +81,8 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops"):
                 *([] if fused else fusion_passes(blas)),
                 *tuned,
                 ScheduleFunctions(target),
-                LoopsAsKernels,
+                LoopsAsKernels(outcome),
+                SerialSmallParallelLoops,
                 relax.transform.RewriteDataflowReshape(),
                 relax.transform.ToNonDataflow(),
                 relax.transform.RemovePurityChecking(),

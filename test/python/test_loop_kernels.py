@@ -1,0 +1,143 @@
+"""Loops as one PrimFunc (cpu/loops.py) and small parallel loops made serial
+(cpu/grain.py): which loops become kernels, and that they compute what
+jax.jit does, in the cases where the copies in and out of the carried
+buffers could go wrong."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import tvm
+from jax import lax
+from tvm.script import tirx as T
+
+import stablehlo_tvm
+from conftest import assert_matches_jax, random_args
+from stablehlo_tvm.cpu import resolve_target
+from stablehlo_tvm.cpu.grain import SerialSmallParallelLoops
+from stablehlo_tvm.cpu.pipeline import cpu_pipeline
+
+
+def _lowered(fn, *args) -> tuple[tvm.IRModule, dict]:
+    """The module after the CPU pipeline, and the pipeline's outcome."""
+    target = resolve_target(None)
+    outcome: dict = {}
+    with target:
+        mod = cpu_pipeline(target, outcome=outcome)(stablehlo_tvm.import_stablehlo(jax.jit(fn).lower(*args)))
+    return mod, outcome
+
+
+def _kernels(mod) -> list[str]:
+    return sorted(gv.name_hint for gv, f in mod.functions.items() if gv.name_hint.endswith("_loop_kernel"))
+
+
+def test_a_fori_loop_is_one_primfunc_with_a_while():
+    def f(x):
+        return lax.fori_loop(0, 50, lambda i, c: c * 0.9 + jnp.sin(c) * 0.1 + i, x)
+
+    (x,) = random_args([((8,), "float32")])
+    mod, outcome = _lowered(f, x)
+    assert outcome["loops_left"] == {}
+    (kernel,) = _kernels(mod)
+    assert "while " in mod[kernel].script()
+    assert_matches_jax(f, x)
+
+
+def test_nested_loops_and_branches_become_one_kernel():
+    def f(x):
+        def outer(i, c):
+            inner = lax.fori_loop(0, 3, lambda j, d: d + jnp.cos(d) * j, c)
+            return lax.cond(i % 2 == 0, lambda: inner * 0.5, lambda: inner - 1.0)
+
+        return lax.fori_loop(0, 7, outer, x)
+
+    (x,) = random_args([((5,), "float64")])
+    mod, outcome = _lowered(f, x)
+    assert outcome["loops_left"] == {}
+    (kernel,) = _kernels(mod)  # the outer loop's, with the inner one inlined
+    assert mod[kernel].script().count("while ") == 2
+    assert_matches_jax(f, x)
+
+
+def test_carried_values_that_swap_places():
+    # Each iteration's results read the other carried value: copied back
+    # through a temporary, not over a value still to be read.
+    def f(a, b):
+        return lax.fori_loop(0, 5, lambda i, c: (c[1], c[0] * 2.0 + 1.0, c[1]), (a, b, a))
+
+    a, b = random_args([((4,), "float32"), ((4,), "float32")])
+    assert_matches_jax(f, a, b)
+
+
+def test_a_loop_that_never_runs_returns_its_inputs():
+    def f(x, n):
+        return lax.while_loop(lambda c: c[1] < n, lambda c: (c[0] * 3.0, c[1] + 1), (x, 0))
+
+    (x,) = random_args([((3, 2), "float32")])
+    for n in (0, 4):
+        assert_matches_jax(f, x, np.int32(n))
+
+
+def test_a_data_dependent_while_loop():
+    def newton_sqrt(a):
+        def body(state):
+            x, _ = state
+            nxt = 0.5 * (x + a / x)
+            return nxt, jnp.max(jnp.abs(nxt - x))
+
+        return lax.while_loop(lambda s: s[1] > 1e-12, body, (a, jnp.array(1.0, a.dtype)))[0]
+
+    a = np.abs(random_args([((16,), "float64")])[0]) + 0.5
+    assert_matches_jax(newton_sqrt, a, rtol=1e-12)
+
+
+def test_a_scan_writing_its_stacked_output_in_place_runs_as_a_kernel():
+    def f(xs, h):
+        return lax.scan(lambda h, x: (jnp.tanh(h + x), h * 2.0), h, xs)
+
+    xs, h = random_args([((20, 6), "float32"), ((6,), "float32")])
+    mod, outcome = _lowered(f, xs, h)
+    assert outcome["loops_left"] == {}
+    compiled = stablehlo_tvm.build(jax.jit(f).lower(xs, h))
+    first, second = compiled(xs, h), compiled(xs, h)  # the loop starts from copies each call
+    for got, again, want in zip(first, second, jax.jit(f)(xs, h)):
+        np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(got, again)
+
+
+def test_a_loop_that_stays_recursive_says_why():
+    from stablehlo_tvm.cpu.loops import loops_as_kernels
+
+    def f(x):
+        return lax.fori_loop(0, 4, lambda i, c: c + 1.0, x)
+
+    (x,) = random_args([((3,), "float32")])
+    mod = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(x))
+    # Before fusion the body calls Relax operators, not kernels.
+    _, left = loops_as_kernels(mod)
+    assert list(left) == ["while1_loop"] and left["while1_loop"] == "a call of relax.less"
+
+
+def _parallel_copy(n: int):
+    @T.prim_func(private=True, s_tir=True)
+    def copy(a: T.Buffer((n, 4), "float32"), b: T.Buffer((n, 4), "float32")):
+        for i in T.parallel(n):
+            for j in range(4):
+                b[i, j] = a[i, j]
+
+    return copy
+
+
+def _kinds(func) -> list:
+    found = []
+    tvm_ffi = __import__("tvm_ffi")
+    tvm_ffi.structural_map(func.body, [(tvm.tirx.For, lambda loop: found.append(loop.kind) or loop)])
+    return found
+
+
+def test_small_parallel_loops_run_serially_and_large_ones_stay_parallel():
+    mod = tvm.IRModule({"small": _parallel_copy(7), "large": _parallel_copy(8192)})
+    mod = SerialSmallParallelLoops(mod)
+    assert tvm.tirx.ForKind.PARALLEL not in _kinds(mod["small"])
+    assert tvm.tirx.ForKind.PARALLEL in _kinds(mod["large"])
