@@ -148,7 +148,8 @@ def _copy(emitter, bb, value):
 
 
 _ITERATIONS_PER_CALL = 16
-_LOOP_ATTRIBUTE = "stablehlo_tvm.loop"
+# On a loop's Relax function: [its condition function, its body function].
+LOOP_ATTRIBUTE = "stablehlo_tvm.loop"
 
 
 def _emit_while(emitter, bb, operands, attributes, op):
@@ -182,7 +183,7 @@ def _emit_while(emitter, bb, operands, attributes, op):
         loop_bb.emit_func_output(iterate(list(params), _ITERATIONS_PER_CALL))
     # Names its condition and body for the CPU pipeline, which makes a loop
     # of kernel calls one PrimFunc (cpu/loops.py).
-    loop_func = loop_bb.get()[f"{base}_loop"].with_attr(_LOOP_ATTRIBUTE, [cond.name_hint, body.name_hint])
+    loop_func = loop_bb.get()[f"{base}_loop"].with_attr(LOOP_ATTRIBUTE, [cond.name_hint, body.name_hint])
     emitter.module.update_func(loop, loop_func)
     # The body writes these in place (tvm.update_slice_in_place): the loop
     # gets buffers of its own.

@@ -20,7 +20,16 @@ class Compiled:
     code never writes into its arguments). Results are read-only numpy views
     of TVM's buffers, as ``np.asarray`` of a jax array is."""
 
-    def __init__(self, executable, device, entry: str, irmodule, tuning_report=None, recursive: bool | None = None):
+    def __init__(
+        self,
+        executable,
+        device,
+        entry: str,
+        irmodule,
+        tuning_report=None,
+        recursive: bool | None = None,
+        packed_functions=(),
+    ):
         self.executable = executable
         self.device = device
         self.entry = entry
@@ -34,6 +43,9 @@ class Compiled:
             attrs = irmodule.attrs
             recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
         self._recursive = recursive
+        # Packed functions the build calls from compiled code, where the
+        # VM's text does not show them.
+        self._packed_functions = tuple(packed_functions)
         self._signatures: dict[str, _Signature] = {}
         # A VirtualMachine holds the registers and memory of the call it
         # runs, so each calling thread gets its own over the one executable.
@@ -92,7 +104,9 @@ class Compiled:
         ``export_library``."""
         import re
 
-        needed = sorted(set(re.findall(r"stablehlo_tvm\.[\w.]+", self.executable.as_text())))
+        called = set(re.findall(r"stablehlo_tvm\.[\w.]+", self.executable.as_text()))
+        called.update(name for name in self._packed_functions if name.startswith("stablehlo_tvm."))
+        needed = sorted(called)
         if needed:
             raise Error(
                 "the build calls functions only stablehlo_tvm provides, which a plain TVM runtime lacks: "
@@ -493,14 +507,16 @@ def build(
     tuning = as_tuning(tune)
     with Progress("build", progress):
         phase("fusing operators")
-        executable, report, recursive = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
-    return Compiled(executable, device, entry or "main", irmodule, report, recursive=recursive)
+        executable, report, outcome = _COMPILE_THREAD.call(_compile, irmodule, target, schedule, tuning, blas)
+    recursive = bool(outcome["loops_left"]) if "loops_left" in outcome else None
+    packed = outcome.get("packed_functions", ())
+    return Compiled(executable, device, entry or "main", irmodule, report, recursive=recursive, packed_functions=packed)
 
 
 def _compile(irmodule, target, schedule: bool, tuning, blas):
     """tvm.compile with this package's CPU pipeline (and tuning): the
-    executable, the tuning report, and whether loops still run by recursion
-    (None: not known, when the CPU pipeline did not run)."""
+    executable, the tuning report, and what the CPU pipeline found (see
+    `cpu_pipeline`; empty when it did not run)."""
     import tvm
 
     from .cpu import cpu_pipeline, fuse
@@ -516,5 +532,4 @@ def _compile(irmodule, target, schedule: bool, tuning, blas):
     elif tuning is not None:
         raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
     executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
-    recursive = bool(outcome["loops_left"]) if "loops_left" in outcome else None
-    return executable, report, recursive
+    return executable, report, outcome

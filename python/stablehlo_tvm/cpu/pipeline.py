@@ -60,15 +60,42 @@ def fuse(mod: tvm.IRModule, target, blas="loops") -> tvm.IRModule:
         return tvm.transform.Sequential(fusion_passes(blas))(mod)
 
 
+@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.RecordPackedCalls")
+class _RecordPackedCalls:
+    """Puts in `outcome["packed_functions"]` the packed functions the Relax
+    functions call, before some of those calls move into PrimFuncs, where
+    the VM's code no longer shows them."""
+
+    def __init__(self, outcome: dict | None):
+        self.outcome = outcome
+
+    def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        if self.outcome is None:
+            return mod
+        names: set = set()
+
+        def visit(expr):
+            if isinstance(expr, relax.ExternFunc):
+                names.add(str(expr.global_symbol))
+
+        for func in mod.functions.values():
+            if isinstance(func, relax.Function):
+                relax.analysis.post_order_visit(func, visit)
+        self.outcome["packed_functions"] = sorted(names)
+        return mod
+
+
 def cpu_pipeline(target, database=None, fused: bool = False, blas="loops", outcome: dict | None = None):
     """`database`: a MetaSchedule database whose best schedules take
     precedence over the rules. `fused`: the module has been through `fuse`
     already (tuning needs the fused functions first). `blas`: as in
     `fusion_passes`. `outcome`: gets "loops_left", the loops that still run
-    by recursion (see `loops.LoopsAsKernels`)."""
+    by recursion (see `loops.LoopsAsKernels`), and "packed_functions", the
+    packed functions the compiled code calls."""
     from .fastmath import register
     from .grain import SerialSmallParallelLoops
     from .loops import LoopsAsKernels
+    from .sequences import SequencesAsKernels
     from .schedule import ScheduleFunctions
 
     register()
@@ -81,7 +108,9 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops", outco
                 *([] if fused else fusion_passes(blas)),
                 *tuned,
                 ScheduleFunctions(target),
+                _RecordPackedCalls(outcome),
                 LoopsAsKernels(outcome),
+                SequencesAsKernels,
                 SerialSmallParallelLoops,
                 relax.transform.RewriteDataflowReshape(),
                 relax.transform.ToNonDataflow(),

@@ -1,0 +1,275 @@
+"""Relax as TIR statements: what LoopsAsKernels and SequencesAsKernels build
+their PrimFuncs from.
+
+`StatementBuilder` walks Relax functions whose bindings are kernel calls
+(`call_tir`, `call_tir_inplace`), packed calls (`call_dps_packed`), tuples,
+constants, `If`s and calls of other such functions, and writes them as TIR
+statements over buffers: each scheduled kernel inlined with its buffer
+parameters substituted (`tvm_ffi.structural_map`) and its own definitions
+renewed (`s_tir.renew_defs`), each intermediate a buffer allocated once.
+Anything else raises `NotAKernel` with the reason. TVM 0.27 cannot call one
+PrimFunc from another (a `Call` of a GlobalVar becomes a packed call that
+fails its argument check at run time), which is why kernels are inlined.
+"""
+
+from __future__ import annotations
+
+import tvm
+import tvm_ffi
+from tvm import relax, s_tir, tirx
+
+from ..emitter import LOOP_ATTRIBUTE
+
+_TensorConstant = tvm.ir.expr.GenericConst
+_CALL_TIR = tvm.ir.Op.get("relax.call_tir")
+_CALL_TIR_INPLACE = tvm.ir.Op.get("relax.call_tir_inplace")
+_CALL_DPS_PACKED = tvm.ir.Op.get("relax.call_dps_packed")
+
+# Calls of Relax functions inlined one in another (a case in a case ...).
+_MAX_CALL_DEPTH = 64
+
+
+class NotAKernel(Exception):
+    """The Relax code does something a PrimFunc does not express."""
+
+
+def static_shape(ty) -> list[int]:
+    if not isinstance(ty, relax.TensorType) or not isinstance(ty.shape, relax.ShapeExpr):
+        raise NotAKernel("a shape that is not static")
+    try:
+        return [int(d) for d in ty.shape.values]
+    except (TypeError, ValueError):
+        raise NotAKernel("a shape that is not static") from None
+
+
+def is_kernel_call(func: relax.Function) -> bool:
+    """Whether `func` is one kernel call (a loop LoopsAsKernels rewrote)."""
+    body = func.body
+    if not isinstance(body, relax.SeqExpr):
+        return False
+    bindings = [binding for block in body.blocks for binding in block.bindings]
+    if not bindings:
+        value = body.body
+    elif len(bindings) == 1 and body.body.same_as(bindings[0].var):
+        value = bindings[0].value
+    else:
+        return False
+    return isinstance(value, relax.Call) and value.op.same_as(_CALL_TIR)
+
+
+class StatementBuilder:
+    """Buffers and statements for one PrimFunc."""
+
+    def __init__(self, mod: tvm.IRModule):
+        self.mod = mod
+        self.allocated: list = []
+        self.constants: list = []  # (tensor constant, buffer)
+        self.count = 0
+        self.calling: list = []  # the Relax functions being inlined
+
+    def function(self, name: str) -> relax.Function:
+        func = self.mod[name]
+        if not isinstance(func, relax.Function):
+            raise NotAKernel(f"{name} is not a Relax function")
+        return func
+
+    def buffer(self, ty, name: str):
+        return tirx.decl_buffer([tirx.IntImm("int64", d) for d in static_shape(ty)], ty.dtype, name)
+
+    def temporary(self, ty):
+        self.count += 1
+        buffer = self.buffer(ty, f"t{self.count}")
+        self.allocated.append(buffer)
+        return buffer
+
+    def constant(self, constant):
+        for known, buffer in self.constants:
+            if known.same_as(constant):
+                return buffer
+        buffer = self.buffer(constant.ty, f"const{len(self.constants)}")
+        self.constants.append((constant, buffer))
+        return buffer
+
+    def run(self, func: relax.Function, args: list):
+        """The statements computing `func` on `args` (buffers) and its result
+        (a buffer or a list)."""
+        if len(self.calling) > _MAX_CALL_DEPTH or any(func.same_as(f) for f in self.calling):
+            raise NotAKernel("a recursive call")
+        self.calling.append(func)
+        stmts: list = []
+        result = self.sequence(func.body, func.ret_ty, dict(zip(func.params, args)), stmts)
+        self.calling.pop()
+        return stmts, result
+
+    def sequence(self, body, ty, env: dict, stmts: list):
+        """A function's or a branch's body, its statements added to `stmts`."""
+        if not isinstance(body, relax.SeqExpr):
+            return self.value(body, ty, env, stmts)
+        for block in body.blocks:
+            for binding in block.bindings:
+                if not isinstance(binding, relax.VarBinding):
+                    raise NotAKernel("a binding that is not a plain variable binding")
+                env[binding.var] = self.value(binding.value, binding.var.ty, env, stmts)
+        return self.value(body.body, ty, env, stmts)
+
+    def branch(self, expr: relax.If, ty, env: dict, stmts: list):
+        """An If as an IfThenElse; each branch leaves its result in the same
+        buffers."""
+        condition = self.value(expr.cond, expr.cond.ty, env, stmts)
+        if not isinstance(condition, tirx.Buffer) or static_shape(expr.cond.ty) != []:
+            raise NotAKernel("a branch on something other than one boolean")
+        results = self.outputs(ty)
+        cases = []
+        for case in (expr.true_branch, expr.false_branch):
+            case_stmts: list = []
+            value = self.sequence(case, ty, dict(env), case_stmts)
+            values = value if isinstance(value, list) else [value]
+            if len(values) != len(results) or not all(isinstance(v, tirx.Buffer) for v in values):
+                raise NotAKernel("a branch whose result is not tensors")
+            case_stmts += [self.copy(v, r) for v, r in zip(values, results)]
+            cases.append(seq(case_stmts))
+        stmts.append(tirx.IfThenElse(tirx.BufferLoad(condition, []), *cases))
+        return results if isinstance(ty, relax.TupleType) else results[0]
+
+    def value(self, expr, ty, env: dict, stmts: list):
+        if isinstance(expr, relax.Var):
+            if expr not in env:
+                env[expr] = self.free(expr)
+            return env[expr]
+        if isinstance(expr, _TensorConstant):
+            return self.constant(expr)
+        if isinstance(expr, relax.Tuple):
+            return [self.value(field, field.ty, env, stmts) for field in expr.fields]
+        if isinstance(expr, relax.TupleGetItem):
+            whole = self.value(expr.tuple_value, None, env, stmts)
+            if not isinstance(whole, list):
+                raise NotAKernel("a tuple item of something other than a tuple")
+            return whole[expr.index]
+        if isinstance(expr, relax.Call):
+            return self.call(expr, ty, env, stmts)
+        if isinstance(expr, relax.If):
+            return self.branch(expr, ty, env, stmts)
+        raise NotAKernel(f"an expression of kind {type(expr).__name__}")
+
+    def free(self, var: relax.Var):
+        """The value of a variable defined outside what is being built."""
+        raise NotAKernel(f"{var.name_hint} is used before it is defined")
+
+    def outputs(self, ty) -> list:
+        types = list(ty.fields) if isinstance(ty, relax.TupleType) else [ty]
+        return [self.temporary(t) for t in types]
+
+    def call(self, call: relax.Call, ty, env: dict, stmts: list):
+        def tensors(args):
+            if isinstance(args, relax.Expr):  # a call's argument tuple
+                if not isinstance(args, relax.Tuple):
+                    raise NotAKernel("a tuple argument that is not written out")
+                args = args.fields
+            values = [self.value(arg, arg.ty, env, stmts) for arg in args]
+            if not all(isinstance(v, tirx.Buffer) for v in values):
+                raise NotAKernel("a call argument that is not a tensor")
+            return values
+
+        single = not isinstance(ty, relax.TupleType)
+        if call.op.same_as(_CALL_TIR) or call.op.same_as(_CALL_TIR_INPLACE):
+            if len(call.args) > 2:  # symbolic shape arguments
+                raise NotAKernel("a kernel call with symbolic shape arguments")
+            callee = self.mod[call.args[0]]
+            inputs = tensors(call.args[1])
+            outputs = self.outputs(ty)
+            if call.op.same_as(_CALL_TIR_INPLACE):
+                # Outputs written in place are the inputs' buffers and not
+                # parameters of the PrimFunc.
+                in_place = [int(i) for i in call.attrs.inplace_indices]
+                fresh = [out for out, index in zip(outputs, in_place) if index < 0]
+                stmts.append(inline(callee, inputs + fresh))
+                outputs = [inputs[index] if index >= 0 else out for out, index in zip(outputs, in_place)]
+            else:
+                stmts.append(inline(callee, inputs + outputs))
+            return outputs[0] if single else outputs
+        if call.op.same_as(_CALL_DPS_PACKED):
+            if not isinstance(call.args[1], relax.Tuple):
+                raise NotAKernel("a packed call whose arguments are not written out")
+            arguments = []
+            for arg in call.args[1].fields:
+                if isinstance(arg, tvm.ir.expr.Constant) and not isinstance(arg, _TensorConstant):
+                    arguments.append(arg)  # a scalar (relax.prim_value)
+                else:
+                    arguments.extend(tensors([arg]))
+            outputs = self.outputs(ty)
+            stmts.append(tirx.Evaluate(call_packed(call.args[0].global_symbol, arguments + outputs)))
+            return outputs[0] if single else outputs
+        if isinstance(call.op, tvm.ir.GlobalVar) and isinstance(self.mod[call.op], relax.Function):
+            # A case's selector and branches, a loop made a kernel: their
+            # statements in place.
+            callee = self.mod[call.op]
+            if callee.attrs is not None and LOOP_ATTRIBUTE in callee.attrs and not is_kernel_call(callee):
+                raise NotAKernel(f"a call of {call.op.name_hint}, a loop that is not a kernel")
+            args = [self.value(arg, arg.ty, env, stmts) for arg in call.args]
+            if not all(isinstance(a, tirx.Buffer) for a in args):
+                raise NotAKernel("a call argument that is not a tensor")
+            callee_stmts, result = self.run(callee, args)
+            stmts.extend(callee_stmts)
+            return result
+        callee = call.op.name_hint if isinstance(call.op, tvm.ir.GlobalVar) else getattr(call.op, "name", call.op)
+        raise NotAKernel(f"a call of {callee}")
+
+    def copy(self, source, dest):
+        from ..kernels import copy_primfunc
+
+        shape = [int(d) for d in dest.shape]
+        return inline(copy_primfunc(tuple(shape), str(dest.dtype), parallel=False), [source, dest])
+
+    def temporary_like(self, buffer):
+        self.count += 1
+        copy = tirx.decl_buffer(list(buffer.shape), buffer.dtype, f"t{self.count}")
+        self.allocated.append(copy)
+        return copy
+
+
+
+def inline(func: tirx.PrimFunc, buffers: list):
+    """`func`'s body with its buffer parameters replaced by `buffers`, its own
+    definitions renewed (a function inlined twice defines new variables)."""
+    func = s_tir.renew_defs(func)
+    if len(func.params) != len(buffers):
+        raise NotAKernel("a kernel whose parameters do not match its call")
+    table = dict(zip(func.params, buffers))
+    return tvm_ffi.structural_map(func.body, [(tirx.Buffer, lambda buffer: table.get(buffer, buffer))])
+
+
+def call_packed(name: str, args: list):
+    """A call of the packed function `name`: buffers are passed as DLTensors
+    with their (compact) strides, which TVM's FFI requires of a tensor of
+    rank 1 or more; other arguments as they are."""
+    from tvm.ir import Call, Op, PointerType, PrimType
+
+    def shape(values):
+        return Call("tirx.tvm_stack_make_shape", values, ret_ty=PointerType(PrimType("int64")))
+
+    def pack(buffer):
+        dims = [int(d) for d in buffer.shape]
+        strides = [tirx.IntImm("int64", _product(dims[k + 1 :])) for k in range(len(dims))]
+        fields = [
+            tirx.buffer_data(buffer),
+            shape(list(buffer.shape)),
+            shape(strides) if dims else 0,
+            len(dims),
+            tvm.runtime.const(0, dtype=str(buffer.dtype)),
+            0,
+        ]
+        return Call(Op.get("tirx.tvm_stack_make_array"), fields, ret_ty="handle")
+
+    packed = [pack(arg) if isinstance(arg, tirx.Buffer) else arg for arg in args]
+    return Call(Op.get("tirx.tvm_call_packed"), [name, *packed], ret_ty="int32")
+
+
+def _product(values) -> int:
+    result = 1
+    for value in values:
+        result *= value
+    return result
+
+
+def seq(stmts: list):
+    return stmts[0] if len(stmts) == 1 else tirx.SeqStmt(stmts)
