@@ -5,6 +5,8 @@ buffers could go wrong."""
 
 from __future__ import annotations
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -141,3 +143,62 @@ def test_small_parallel_loops_run_serially_and_large_ones_stay_parallel():
     mod = SerialSmallParallelLoops(mod)
     assert tvm.tirx.ForKind.PARALLEL not in _kinds(mod["small"])
     assert tvm.tirx.ForKind.PARALLEL in _kinds(mod["large"])
+
+
+def _called_by_main(mod) -> list[str]:
+    """The PrimFuncs main calls, once per call."""
+    text = mod["main"].script()
+    names = [gv.name_hint for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)]
+    return [name for name in names for _ in re.finditer(rf"\b{name}\(", text)]
+
+
+def test_small_kernels_run_as_one_sequence():
+    # A softmax, a normalization and a branch on scalars: several kernels
+    # (reductions do not fuse with what reads them), one call.
+    def f(x, t):
+        p = jax.nn.softmax(x)
+        z = (x - x.mean()) / (x.std() + 1e-6)
+        w = lax.cond(t > 0, lambda: p * t, lambda: z - t)
+        return w, x, jnp.cumsum(z)
+
+    x, t = random_args([((64,), "float32"), ((), "float32")])
+    mod, _ = _lowered(f, x, t)
+    (called,) = _called_by_main(mod)
+    assert called.startswith("main_sequence")
+    for sign in (1.0, -1.0):
+        assert_matches_jax(f, x, np.float32(sign * abs(t)), rtol=1e-5, atol=1e-5)
+
+
+def test_kernels_with_large_results_stay_calls_of_their_own():
+    from stablehlo_tvm.cpu.sequences import SMALL_ELEMENTS
+
+    def f(x):
+        return jnp.sin(x) * x.std()
+
+    (x,) = random_args([((SMALL_ELEMENTS * 2,), "float32")])
+    mod, _ = _lowered(f, x)
+    called = _called_by_main(mod)
+    # The reductions to a scalar may share a sequence; the product does not.
+    assert len(called) >= 2 and any(not name.startswith("main_sequence") for name in called)
+    assert_matches_jax(f, x, rtol=1e-5, atol=1e-6)
+
+
+def test_a_kernel_given_one_value_twice_keeps_nan_and_infinity():
+    # Inlined with both parameters the same buffer, x == x and x - x would
+    # be folded to true and 0 by TVM's simplifier.
+    def f(x):
+        return x == x, x - x, jnp.cumsum(x) * 0.0
+
+    x = np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)
+    assert_matches_jax(f, x)
+
+
+def test_lapack_calls_chained_inside_a_loop_and_a_sequence():
+    # geqrf's factor goes to orgqr by address only: it must keep its size.
+    def f(a):
+        step = lambda i, m: jnp.linalg.qr(m)[0] @ m + 0.1 * i  # noqa: E731
+        q, r = jnp.linalg.qr(a)
+        return lax.fori_loop(0, 3, step, a), q, r
+
+    (a,) = random_args([((2, 4, 4), "float64")])
+    assert_matches_jax(f, a, rtol=1e-9, atol=1e-9)

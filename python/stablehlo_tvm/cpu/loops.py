@@ -30,9 +30,10 @@ from __future__ import annotations
 import logging
 
 import tvm
-from tvm import relax, s_tir, tirx
+from tvm import relax, tirx
+from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq
+from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
 
 _log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
     }
     # Inner loops first: an outer body calls the inner loop's function,
     # which is a kernel call once the inner loop is one.
-    converted: set = set()
+    converted: dict = {}  # loop function -> (kernel, constants)
     left: dict = {}
     progress = True
     while progress:
@@ -71,30 +72,49 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
             if gvar in converted:
                 continue
             try:
-                kernel, constants = _LoopKernel(mod).build(mod[gvar], cond_name, body_name)
+                builder = _LoopKernel(mod, converted)
+                kernel, constants = builder.build(mod[gvar], cond_name, body_name)
             except NotAKernel as reason:
                 left[gvar] = str(reason)
                 continue
             left.pop(gvar, None)
-            builder = relax.BlockBuilder(mod)
-            kernel_gvar = builder.add_func(kernel, f"{gvar.name_hint}_kernel")
-            builder.update_func(gvar, _calling(builder, mod[gvar], kernel_gvar, constants))
-            mod = builder.get()
-            converted.add(gvar)
+            converted[gvar] = (kernel, constants, builder.scratch_types)
             progress = True
     for gvar, reason in left.items():
         _log.info("loop %s stays in the VM: %s", gvar.name_hint, reason)
     if converted:
-        mod = relax.transform.DeadCodeElimination()(mod)
+        mod = relax.transform.DeadCodeElimination()(_calling_kernels(mod, converted))
     return mod, {gvar.name_hint: reason for gvar, reason in left.items()}
 
 
-def _calling(builder, loop: relax.Function, kernel: tvm.ir.GlobalVar, constants: list) -> relax.Function:
-    """`loop` rewritten as one call of its kernel."""
-    params = list(loop.params)
-    types = [param.ty for param in params]
-    call = relax.call_tir(kernel, params + constants, out_ty=types)
-    return builder.normalize(relax.Function(params, relax.SeqExpr([], call), loop.ret_ty, attrs=loop.attrs))
+def _calling_kernels(mod: tvm.IRModule, converted: dict) -> tvm.IRModule:
+    """`mod` with the loops' kernels added and every call of a loop a call
+    of its kernel (a call of a Relax function would check and allocate each
+    carried value once more)."""
+    rewriter = _CallsOfLoops(mod)
+    rewriter.calls = {
+        loop: (rewriter.builder_.add_func(kernel, f"{loop.name_hint}_kernel"), constants, [p.ty for p in mod[loop].params], scratch)
+        for loop, (kernel, constants, scratch) in converted.items()
+    }
+    for gvar, func in mod.functions_items():
+        if isinstance(func, relax.Function) and gvar not in converted:
+            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+    return rewriter.builder_.finalize()
+
+
+@mutator
+class _CallsOfLoops(PyExprMutator):
+    def visit_call_(self, call):
+        call = super().visit_call_(call)
+        if isinstance(call.op, tvm.ir.GlobalVar) and call.op in self.calls:
+            kernel, constants, types, scratch = self.calls[call.op]
+            kernel_call = relax.call_tir(kernel, list(call.args) + constants, out_ty=types + scratch)
+            if not scratch:
+                return kernel_call
+            # The carried values, without the scratch buffers.
+            results = self.builder_.emit(kernel_call)
+            return relax.Tuple([relax.TupleGetItem(results, k) for k in range(len(types))])
+        return call
 
 
 def _call_to(func: relax.Function, callee: str):
@@ -145,10 +165,9 @@ class _LoopKernel(StatementBuilder):
         copy_in = [self.copy(source, dest) for source, dest in zip(inputs, carried)]
         iteration = body_stmts + self.copy_back(results, carried) + cond_again
         loop_stmt = tirx.While(tirx.BufferLoad(cond_value, []), seq(iteration))
-        body = seq(copy_in + cond_stmts + [loop_stmt])
-        root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body, alloc_buffers=self.allocated))
         params = inputs + [buffer for _, buffer in self.constants] + carried
-        func = tirx.PrimFunc(params, root).with_attrs({"tirx.noalias": True, "tirx.is_scheduled": True})
+        func, scratch = self.primfunc(params, copy_in + cond_stmts + [loop_stmt])
+        self.scratch_types = [tensor_type(b) for b in scratch]
         return func, [constant for constant, _ in self.constants]
 
     def copy_back(self, results: list, carried: list) -> list:

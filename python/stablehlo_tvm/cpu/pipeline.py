@@ -75,12 +75,22 @@ class _RecordPackedCalls:
         names: set = set()
 
         def visit(expr):
-            if isinstance(expr, relax.ExternFunc):
-                names.add(str(expr.global_symbol))
+            # Packed calls are bound values; only sequences and branches nest.
+            if isinstance(expr, relax.SeqExpr):
+                for block in expr.blocks:
+                    for binding in block.bindings:
+                        visit(binding.value)
+                visit(expr.body)
+            elif isinstance(expr, relax.If):
+                visit(expr.true_branch)
+                visit(expr.false_branch)
+            elif isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.args:
+                if isinstance(expr.args[0], relax.ExternFunc):
+                    names.add(str(expr.args[0].global_symbol))
 
         for func in mod.functions.values():
             if isinstance(func, relax.Function):
-                relax.analysis.post_order_visit(func, visit)
+                visit(func.body)
         self.outcome["packed_functions"] = sorted(names)
         return mod
 

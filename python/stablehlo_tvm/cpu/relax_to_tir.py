@@ -42,30 +42,39 @@ def static_shape(ty) -> list[int]:
         raise NotAKernel("a shape that is not static") from None
 
 
-def is_kernel_call(func: relax.Function) -> bool:
-    """Whether `func` is one kernel call (a loop LoopsAsKernels rewrote)."""
-    body = func.body
-    if not isinstance(body, relax.SeqExpr):
-        return False
-    bindings = [binding for block in body.blocks for binding in block.bindings]
-    if not bindings:
-        value = body.body
-    elif len(bindings) == 1 and body.body.same_as(bindings[0].var):
-        value = bindings[0].value
-    else:
-        return False
-    return isinstance(value, relax.Call) and value.op.same_as(_CALL_TIR)
+def tensor_type(buffer) -> relax.TensorType:
+    """The Relax type of a tensor held in `buffer`."""
+    return relax.TensorType(relax.ShapeExpr([int(d) for d in buffer.shape]), str(buffer.dtype))
 
 
 class StatementBuilder:
-    """Buffers and statements for one PrimFunc."""
+    """Buffers and statements for one PrimFunc. `kernels`: loop functions
+    made PrimFuncs, each with its constants; a call of one is inlined as a
+    call of its kernel."""
 
-    def __init__(self, mod: tvm.IRModule):
+    def __init__(self, mod: tvm.IRModule, kernels: dict | None = None):
         self.mod = mod
+        self.kernels = kernels or {}
         self.allocated: list = []
         self.constants: list = []  # (tensor constant, buffer)
         self.count = 0
         self.calling: list = []  # the Relax functions being inlined
+        self.by_address: list = []  # buffers passed to packed functions
+
+    def primfunc(self, params: list, stmts: list) -> tuple[tirx.PrimFunc, list]:
+        """The PrimFunc of `stmts` over `params` and scratch buffers, and
+        those scratch buffers: the buffers packed functions read or write
+        that are not parameters, which the caller allocates. Allocated in
+        the PrimFunc, such a buffer is only used through its address, which
+        TVM's StorageRewrite does not count: it shrank a LAPACK factor to
+        the size of a boolean mask it shared memory with. The other buffers
+        used are allocated by the root block."""
+        own = [b for b in self.allocated if not any(b.same_as(p) for p in params)]
+        scratch = [b for b in own if any(b.same_as(a) for a in self.by_address)]
+        in_block = [b for b in own if not any(b.same_as(a) for a in scratch)]
+        root = s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", seq(stmts), alloc_buffers=in_block))
+        func = tirx.PrimFunc(params + scratch, root)
+        return func.with_attrs({"tirx.noalias": True, "tirx.is_scheduled": True}), scratch
 
     def function(self, name: str) -> relax.Function:
         func = self.mod[name]
@@ -176,6 +185,8 @@ class StatementBuilder:
                 raise NotAKernel("a kernel call with symbolic shape arguments")
             callee = self.mod[call.args[0]]
             inputs = tensors(call.args[1])
+            if not call.op.same_as(_CALL_TIR_INPLACE):
+                inputs = self.distinct(inputs, stmts)
             outputs = self.outputs(ty)
             if call.op.same_as(_CALL_TIR_INPLACE):
                 # Outputs written in place are the inputs' buffers and not
@@ -198,12 +209,20 @@ class StatementBuilder:
                     arguments.extend(tensors([arg]))
             outputs = self.outputs(ty)
             stmts.append(tirx.Evaluate(call_packed(call.args[0].global_symbol, arguments + outputs)))
+            self.by_address.extend(b for b in arguments + outputs if isinstance(b, tirx.Buffer))
             return outputs[0] if single else outputs
+        if isinstance(call.op, tvm.ir.GlobalVar) and call.op in self.kernels:
+            kernel, constants, scratch_types = self.kernels[call.op]
+            inputs = self.distinct(tensors(call.args) + [self.constant(c) for c in constants], stmts)
+            outputs = self.outputs(ty)
+            scratch = [self.temporary(t) for t in scratch_types]
+            self.by_address.extend(scratch)
+            stmts.append(inline(kernel, inputs + outputs + scratch))
+            return outputs
         if isinstance(call.op, tvm.ir.GlobalVar) and isinstance(self.mod[call.op], relax.Function):
-            # A case's selector and branches, a loop made a kernel: their
-            # statements in place.
+            # A case's selector and branches: their statements in place.
             callee = self.mod[call.op]
-            if callee.attrs is not None and LOOP_ATTRIBUTE in callee.attrs and not is_kernel_call(callee):
+            if callee.attrs is not None and LOOP_ATTRIBUTE in callee.attrs:
                 raise NotAKernel(f"a call of {call.op.name_hint}, a loop that is not a kernel")
             args = [self.value(arg, arg.ty, env, stmts) for arg in call.args]
             if not all(isinstance(a, tirx.Buffer) for a in args):
@@ -213,6 +232,20 @@ class StatementBuilder:
             return result
         callee = call.op.name_hint if isinstance(call.op, tvm.ir.GlobalVar) else getattr(call.op, "name", call.op)
         raise NotAKernel(f"a call of {callee}")
+
+    def distinct(self, buffers: list, stmts: list) -> list:
+        """`buffers` with each repeated one replaced by a copy: a kernel
+        whose two parameters became one buffer would read `x[i] == x[i]`,
+        which TVM's simplifier folds to true (and `x[i] - x[i]` to 0), wrong
+        for NaN and infinities."""
+        result: list = []
+        for buffer in buffers:
+            if any(buffer.same_as(seen) for seen in result):
+                copy = self.temporary_like(buffer)
+                stmts.append(self.copy(buffer, copy))
+                buffer = copy
+            result.append(buffer)
+        return result
 
     def copy(self, source, dest):
         from ..kernels import copy_primfunc

@@ -8,7 +8,8 @@ kernels (a diffrax solve has over 200 outside its loop), where that is
 nearly all the time. So after LoopsAsKernels, each maximal run of
 consecutive bindings of a dataflow block that are kernel calls whose
 results are small (at most `SMALL_ELEMENTS` elements each), packed calls,
-calls of loops made kernels, or tuples of those, becomes one `call_tir` of
+calls of other Relax functions (a case) that are not loops, or tuples of
+those, up to `MAX_CALLS` calls and `MAX_WEIGHT` statements, becomes one `call_tir` of
 a PrimFunc running them in order (relax_to_tir inlines them). Its inputs
 are the values the run reads from before it, its outputs the values it
 defines that are read after it. Kernels on larger tensors stay separate
@@ -19,23 +20,35 @@ their buffers.
 from __future__ import annotations
 
 import tvm
-from tvm import relax, s_tir, tirx
+import tvm_ffi
+from tvm import relax, tirx
 
-from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, is_kernel_call, seq
+from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
 
 # Results larger than this (elements) keep their kernel a call of its own.
 SMALL_ELEMENTS = 16384
+
+# The most calls, and statements (stores, bindings, loops), one sequence
+# holds: TVM's lowering of a PrimFunc (CompactBufferAllocation,
+# LowerIntrin, the simplifier) takes time superlinear in its size. A diffrax
+# solve's 230 calls in one function took 14 s to compile; 32 calls of about
+# 450 statements, 1.3 s.
+MAX_CALLS = 32
+MAX_WEIGHT = 400
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.SequencesAsKernels")
 def SequencesAsKernels(mod: tvm.IRModule, _ctx) -> tvm.IRModule:  # noqa: N802 - a pass
     builder = relax.BlockBuilder(mod)
+    changed = False
     for gvar, func in list(mod.functions.items()):
         if isinstance(func, relax.Function) and isinstance(func.body, relax.SeqExpr):
             rewritten = _Function(mod, builder, gvar.name_hint).rewrite(func)
             if rewritten is not None:
                 builder.update_func(gvar, rewritten)
-    return builder.get()
+                changed = True
+    # The kernels and functions now inlined are compiled only if still called.
+    return relax.transform.DeadCodeElimination()(builder.get()) if changed else mod
 
 
 def _small(ty) -> bool:
@@ -74,9 +87,8 @@ class _Function:
             return True
         if isinstance(value.op, tvm.ir.GlobalVar):
             callee = self.mod[value.op]
-            return isinstance(callee, relax.Function) and (
-                LOOP_ATTRIBUTE not in (callee.attrs or {}) or is_kernel_call(callee)
-            )
+            # A loop left recursive stays a call of its own.
+            return isinstance(callee, relax.Function) and LOOP_ATTRIBUTE not in (callee.attrs or {})
         return False
 
     def rewrite(self, func: relax.Function):
@@ -93,13 +105,15 @@ class _Function:
                 if binding is not None and self.groupable(binding):
                     run.append(binding)
                     continue
-                grouped = self.group(run, uses) if _calls(run) >= 2 else None
-                if grouped is None:
-                    bindings.extend(run)
-                else:
-                    bindings.extend(grouped)
-                    changed = True
-                run = []
+                while run:
+                    replacement, taken = self.group(run, uses)
+                    taken = max(taken, 1)
+                    if replacement is None:
+                        bindings.extend(run[:taken])
+                    else:
+                        bindings.extend(replacement)
+                        changed = True
+                    run = run[taken:]
                 if binding is not None:
                     bindings.append(binding)
             blocks.append(relax.DataflowBlock(bindings))
@@ -109,16 +123,33 @@ class _Function:
         return self.builder.normalize(relax.Function(func.params, new_body, func.ret_ty, func.is_pure, func.attrs))
 
     def group(self, run: list, uses: dict):
-        """The bindings that replace `run`: one kernel call and the values
-        read after it taken from its results; None when it cannot be one."""
+        """(the bindings that replace the first bindings of `run`, how many):
+        one kernel call and the values read after it taken from its results.
+        The sequence ends before a binding that cannot be in it or would
+        make it too large; with fewer than two calls there is no
+        replacement (None)."""
         group = _Group(self.mod)
         env: dict = {}
         stmts: list = []
-        try:
-            for binding in run:
-                env[binding.var] = group.value(binding.value, binding.var.ty, env, stmts)
-        except NotAKernel:
-            return None
+        taken = calls = weight = 0
+        for binding in run:
+            saved = (len(stmts), len(group.allocated), len(group.inputs), len(group.constants), dict(env), len(group.by_address))
+            try:
+                value = group.value(binding.value, binding.var.ty, env, stmts)
+            except NotAKernel:
+                value = None
+            added = sum(_weight(stmt) for stmt in stmts[saved[0] :])
+            is_call = isinstance(binding.value, relax.Call)
+            if value is None or (calls and (calls + is_call > MAX_CALLS or weight + added > MAX_WEIGHT)):
+                del stmts[saved[0] :], group.allocated[saved[1] :], group.inputs[saved[2] :], group.constants[saved[3] :]
+                del group.by_address[saved[5] :]
+                env = saved[4]
+                break
+            env[binding.var] = value
+            taken, calls, weight = taken + 1, calls + is_call, weight + added
+        run = run[:taken]
+        if calls < 2:
+            return None, taken
         inside = {b.var for b in run}
         escaping = [b.var for b in run if any(user not in inside for user in uses.get(b.var, ()))]
         outputs: list = []  # buffers the PrimFunc writes for the caller
@@ -127,16 +158,14 @@ class _Function:
                 if any(buffer.same_as(b) for b in group.allocated) and not any(buffer.same_as(o) for o in outputs):
                     outputs.append(buffer)
         if not outputs:
-            return None
-        allocated = [b for b in group.allocated if not any(b.same_as(o) for o in outputs)]
-        block = s_tir.SBlock([], [], [], "root", seq(stmts), alloc_buffers=allocated)
-        root = s_tir.SBlockRealize([], True, block)
+            return None, taken
         params = [b for _, b in group.inputs] + [b for _, b in group.constants] + outputs
-        kernel = tirx.PrimFunc(params, root).with_attrs({"tirx.noalias": True, "tirx.is_scheduled": True})
+        kernel, scratch = group.primfunc(params, stmts)
+        outputs = outputs + scratch  # allocated by the caller, results no one reads
         self.count += 1
         kernel_gvar = self.builder.add_func(kernel, f"{self.name}_sequence{self.count}")
         args = [expr for expr, _ in group.inputs] + [c for c, _ in group.constants]
-        types = [relax.TensorType(relax.ShapeExpr([int(d) for d in o.shape]), str(o.dtype)) for o in outputs]
+        types = [tensor_type(o) for o in outputs]
         # call_tir gives one output as a tensor, several as a tuple.
         single = len(types) == 1
         result_ty = types[0] if single else relax.TupleType(types)
@@ -155,7 +184,7 @@ class _Function:
             raise AssertionError("a value the sequence neither reads nor writes")
 
         bindings += [relax.VarBinding(var, expr_of(env[var])) for var in escaping]
-        return bindings
+        return bindings, taken
 
 
 class _Group(StatementBuilder):
@@ -174,6 +203,17 @@ class _Group(StatementBuilder):
         buffer = self.buffer(ty, f"in{len(self.inputs)}")
         self.inputs.append((expr, buffer))
         return buffer
+
+
+def _weight(stmt) -> int:
+    """How many stores, bindings and loops `stmt` holds."""
+    count = [0]
+
+    def one(_node):
+        count[0] += 1
+
+    tvm_ffi.structural_walk(stmt, [((tirx.BufferStore, tirx.Bind, tirx.For), one)])
+    return count[0]
 
 
 def _flat(value) -> list:
