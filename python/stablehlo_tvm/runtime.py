@@ -66,7 +66,7 @@ class Compiled:
             signature = self._signatures.get(name)
             if signature is None:
                 signature = self._signatures[name] = _Signature.of(self.irmodule, name, self.device)
-            found = functions[name] = (local.vm[signature.relax_name], signature)
+            found = functions[name] = (local.vm[signature.vm_name], signature)
         return found
 
     def __call__(self, *args: Any):
@@ -136,10 +136,11 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
+        self.vm_name = relax_name
         self.complex_args = complex_args
         self.complex_results = complex_results
         self.device = device
@@ -174,7 +175,13 @@ class _Signature:
                 continue
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
-        return cls(relax_name, complex_args, complex_results, params, device, bound)
+        signature = cls(relax_name, complex_args, complex_results, params, device, bound)
+        # The VM knows a function by its global_symbol: the import's name for
+        # it may have been taken by a kernel (a program whose function and
+        # one of its ops are both "reduce_window"), and the build renames.
+        symbol = attrs.get("global_symbol") if attrs is not None else None
+        signature.vm_name = str(symbol) if symbol is not None else relax_name
+        return signature
 
     def tensors(self, name: str, args, cast: bool, borrowed: list | None = None) -> list:
         """The arguments as tensors; those that are the caller's own mutable

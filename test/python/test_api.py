@@ -413,3 +413,21 @@ def test_build_progress_on_stderr(capfd):
     # A quick build is silent by default.
     stablehlo_tvm.build(lambda x: x + 1, x)
     assert "stablehlo_tvm:" not in capfd.readouterr().err
+
+
+def test_a_function_named_like_one_of_its_kernels_is_called():
+    # The kernel of the reduce_window op takes the name "reduce_window"
+    # first; the function is still called by its own name.
+    text = """
+    func.func @reduce_window(%x: tensor<4xi64>) -> tensor<2xi64> {
+      %zero = stablehlo.constant dense<0> : tensor<i64>
+      %0 = "stablehlo.reduce_window"(%x, %zero) ({
+        ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+          %s = stablehlo.add %a, %b : tensor<i64>
+          stablehlo.return %s : tensor<i64>
+      }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xi64>, tensor<i64>) -> tensor<2xi64>
+      return %0 : tensor<2xi64>
+    }
+    """
+    compiled = stablehlo_tvm.build(textwrap.dedent(text), entry="reduce_window")
+    np.testing.assert_array_equal(compiled(np.array([1, 2, 3, 4], np.int64)), [3, 7])
