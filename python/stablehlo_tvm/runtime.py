@@ -66,7 +66,7 @@ class Compiled:
             signature = self._signatures.get(name)
             if signature is None:
                 signature = self._signatures[name] = _Signature.of(self.irmodule, name, self.device)
-            found = functions[name] = (local.vm[signature.vm_name], signature)
+            found = functions[name] = (_vm_function(local.vm, signature), signature)
         return found
 
     def __call__(self, *args: Any):
@@ -176,9 +176,6 @@ class _Signature:
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
-        # The VM knows a function by its global_symbol: the import's name for
-        # it may have been taken by a kernel (a program whose function and
-        # one of its ops are both "reduce_window"), and the build renames.
         symbol = attrs.get("global_symbol") if attrs is not None else None
         signature.vm_name = str(symbol) if symbol is not None else relax_name
         return signature
@@ -347,6 +344,18 @@ def _numpy_dtype(name: str):
 _ALIGNMENT = 64
 # numpy arrays at least this large are passed in place when aligned.
 _IN_PLACE_BYTES = 1 << 14
+
+
+def _vm_function(vm, signature: "_Signature"):
+    """The VM's function for `signature`. The VM mostly knows a function by
+    its global_symbol: the import's name for it may have been taken by a
+    kernel (a program whose function and one of its ops are both
+    "reduce_window"), which the build then renames. A symbol TVM itself
+    renames ('f.impl') is known by the import's name."""
+    try:
+        return vm[signature.vm_name]
+    except AttributeError:
+        return vm[signature.relax_name]
 
 
 def _relax_name(irmodule, name: str) -> str | None:
