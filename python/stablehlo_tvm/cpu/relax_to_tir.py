@@ -106,8 +106,10 @@ class StatementBuilder:
             raise NotAKernel("a recursive call")
         self.calling.append(func)
         stmts: list = []
-        result = self.sequence(func.body, func.ret_ty, dict(zip(func.params, args)), stmts)
-        self.calling.pop()
+        try:
+            result = self.sequence(func.body, func.ret_ty, dict(zip(func.params, args)), stmts)
+        finally:  # a sequence goes on after a binding it could not take
+            self.calling.pop()
         return stmts, result
 
     def sequence(self, body, ty, env: dict, stmts: list):
@@ -254,10 +256,7 @@ class StatementBuilder:
         return inline(copy_primfunc(tuple(shape), str(dest.dtype), parallel=False), [source, dest])
 
     def temporary_like(self, buffer):
-        self.count += 1
-        copy = tirx.decl_buffer(list(buffer.shape), buffer.dtype, f"t{self.count}")
-        self.allocated.append(copy)
-        return copy
+        return self.temporary(tensor_type(buffer))
 
 
 
