@@ -42,6 +42,10 @@ struct CheckTVMLegalityPass
         return WalkResult::skip();
       if (isLegal(op))
         return WalkResult::advance();
+      // Built by an earlier pass only to connect to an op it could not
+      // lower, which is reported instead.
+      if (op->hasAttr("tvm.boundary"))
+        return WalkResult::skip();
       illegal.push_back(op);
       if (!llvm::is_contained(names, describe(op)))
         names.push_back(describe(op));
@@ -61,8 +65,10 @@ struct CheckTVMLegalityPass
       FunctionType::get(op->getContext(), op->getOperandTypes(),
                         op->getResultTypes())
           .print(os);
-      diag.attachNote(op->getLoc())
-          << "unsupported operation '" << describe(op) << "' : " << types;
+      Diagnostic &note = diag.attachNote(op->getLoc());
+      note << "unsupported operation '" << describe(op) << "' : " << types;
+      if (auto reason = op->getAttrOfType<StringAttr>("tvm.unsupported_reason"))
+        note << " (" << reason.getValue() << ")";
     }
     signalPassFailure();
   }

@@ -662,12 +662,13 @@ struct ConvertLowering : ComplexPattern<stablehlo::ConvertOp> {
   }
 };
 
-/// (A + Bi)(C + Di) = (AC - BD) + (AD + BC)i, each product a dot_general
-/// with the op's dimension numbers; a real operand has no B or D.
-struct DotGeneralLowering : ComplexPattern<stablehlo::DotGeneralOp> {
-  using ComplexPattern::ComplexPattern;
-  FailureOr<SmallVector<Value>> lower(stablehlo::DotGeneralOp op,
-                                      ArrayRef<Parts> x,
+/// (A + Bi)(C + Di) = (AC - BD) + (AD + BC)i, each product the op itself
+/// (dot_general or convolution, with its dimension numbers) on real parts; a
+/// real operand has no B or D.
+template <typename Op>
+struct BilinearLowering : ComplexPattern<Op> {
+  using ComplexPattern<Op>::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(Op op, ArrayRef<Parts> x,
                                       Complex &c) const override {
     if (!isComplexTensor(op.getType()))
       return failure();
@@ -690,6 +691,21 @@ struct DotGeneralLowering : ComplexPattern<stablehlo::DotGeneralOp> {
     if (!im)
       return failure();
     return SmallVector<Value>{re, im};
+  }
+};
+
+/// sign(z) = z / |z|, and 0 at 0; NaN parts give NaN.
+struct SignLowering : ComplexPattern<stablehlo::SignOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::SignOp, ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    auto [a, b] = x[0];
+    Value modulus = c.hypot(a, b);
+    Value zero = c.constant(a, 0.0);
+    Value atZero =
+        c.compare(stablehlo::ComparisonDirection::EQ, modulus, zero);
+    return SmallVector<Value>{c.select(atZero, zero, c.div(a, modulus)),
+                              c.select(atZero, zero, c.div(b, modulus))};
   }
 };
 
@@ -770,12 +786,14 @@ struct PartwiseLowering : ConversionPattern {
   }
 };
 
-/// reduce and reduce_window over complex inputs: the same op over their
-/// parts (each complex input and init value becomes two, in place), whose
-/// body is the original one with its arguments split; the body's ops are
-/// lowered like any other.
+/// Ops with regions over complex values (reduce, reduce_window, scatter,
+/// while, if, case): the same op over the parts. Each complex operand
+/// becomes its two parts in place, which keeps the operand groups of
+/// reduce/scatter equal in size and in the order their bodies take them;
+/// each region is moved over with its complex arguments split the same
+/// way, and the ops inside are lowered like any other.
 template <typename Op>
-struct ReductionLowering : OpConversionPattern<Op> {
+struct RegionOpLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   using OneToNOpAdaptor =
       typename OpConversionPattern<Op>::OneToNOpAdaptor;
@@ -783,23 +801,26 @@ struct ReductionLowering : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasComplex(op))
+    if (!hasComplex(op) && llvm::none_of(op->getRegions(), [](Region &r) {
+          return llvm::any_of(r.getArgumentTypes(), isComplexTensor);
+        }))
       return failure();
     SmallVector<Value> operands = flattenOperands(adaptor.getOperands());
     SmallVector<Type> resultTypes;
     if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(),
                                                       resultTypes)))
       return failure();
-    // Inputs and init values are split alike, so the two operand groups
-    // keep their equal sizes.
     OperationState state(op.getLoc(), op->getName(), operands, resultTypes,
                          op->getAttrs());
-    state.addRegion();
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      state.addRegion();
     Operation *lowered = rewriter.create(state);
-    Region &body = lowered->getRegion(0);
-    rewriter.inlineRegionBefore(op->getRegion(0), body, body.end());
-    if (failed(rewriter.convertRegionTypes(&body, *this->getTypeConverter())))
-      return failure();
+    for (auto [from, to] :
+         llvm::zip(op->getRegions(), lowered->getRegions())) {
+      rewriter.inlineRegionBefore(from, to, to.end());
+      if (failed(rewriter.convertRegionTypes(&to, *this->getTypeConverter())))
+        return failure();
+    }
     replaceWithParts(op, lowered->getResults(), rewriter);
     return success();
   }
@@ -878,6 +899,74 @@ struct ReturnLowering : OpConversionPattern<stablehlo::ReturnOp> {
   }
 };
 
+/// Marks an op the legality check reports in the user's words (see
+/// CheckTVMLegality) and one it built only to connect to such an op.
+constexpr StringLiteral kUnsupportedReason = "tvm.unsupported_reason";
+constexpr StringLiteral kBoundary = "tvm.boundary";
+
+/// When some complex op has no lowering, the others still lower: the ops
+/// that cannot are found by an analysis conversion, kept as they are, and
+/// fed from and read back into parts (stablehlo.complex / real / imag,
+/// marked as boundaries). Only they are then left for the legality check,
+/// each with the reason.
+void lowerAroundBlockers(ModuleOp module, ConversionTarget &target,
+                         ComplexTypeConverter &converter,
+                         const FrozenRewritePatternSet &patterns) {
+  llvm::DenseSet<Operation *> legalizable;
+  ConversionConfig analysis;
+  analysis.legalizableOps = &legalizable;
+  // It reports failure when some op is not legalizable, which is expected
+  // here; the set is filled either way.
+  (void)applyAnalysisConversion(module, target, patterns, analysis);
+  SmallVector<Operation *> blockers;
+  module.walk([&](Operation *op) {
+    if (!isa<func::FuncOp>(op) && hasComplex(op) && !legalizable.contains(op))
+      blockers.push_back(op);
+  });
+  if (blockers.empty())
+    return;
+  Builder b(module.getContext());
+  for (Operation *op : blockers)
+    op->setAttr(kUnsupportedReason,
+                b.getStringAttr("no lowering of this op on complex numbers"));
+  // A blocker is kept whole, with the ops of its regions.
+  auto kept = [](Operation *op) {
+    for (; op; op = op->getParentOp())
+      if (op->hasAttr(kUnsupportedReason))
+        return true;
+    return false;
+  };
+  target.markUnknownOpDynamicallyLegal([kept](Operation *op) {
+    return !hasComplex(op) || op->hasAttr(kBoundary) || kept(op);
+  });
+  converter.addSourceMaterialization([](OpBuilder &builder, Type type,
+                                        ValueRange parts,
+                                        Location loc) -> Value {
+    if (parts.size() != 2 || !isComplexTensor(type))
+      return Value();
+    auto op = stablehlo::ComplexOp::create(builder, loc, type, parts[0],
+                                           parts[1]);
+    op->setAttr(kBoundary, builder.getUnitAttr());
+    return op;
+  });
+  converter.addTargetMaterialization(
+      [](OpBuilder &builder, TypeRange types, ValueRange inputs, Location loc,
+         Type) -> SmallVector<Value> {
+        if (types.size() != 2 || inputs.size() != 1 ||
+            !isComplexTensor(inputs[0].getType()))
+          return {};
+        Operation *re =
+            stablehlo::RealOp::create(builder, loc, types[0], inputs[0]);
+        Operation *im =
+            stablehlo::ImagOp::create(builder, loc, types[1], inputs[0]);
+        re->setAttr(kBoundary, builder.getUnitAttr());
+        im->setAttr(kBoundary, builder.getUnitAttr());
+        return {re->getResult(0), im->getResult(0)};
+      });
+  // Should this fail too, the blockers stay marked and the rest as written.
+  (void)applyFullConversion(module, target, patterns);
+}
+
 struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -902,14 +991,20 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  TanhLowering, NegLowering, MulLowering, DivLowering,
                  PowLowering, ComplexLowering, RealLowering, ImagLowering,
                  AbsLowering, CompareLowering, ConvertLowering,
-                 DotGeneralLowering, ConstantLowering, SinhLowering,
+                 BilinearLowering<stablehlo::DotGeneralOp>,
+                 BilinearLowering<stablehlo::ConvolutionOp>, SignLowering,
+                 ConstantLowering, SinhLowering,
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
                  Atan2Lowering, LogisticLowering, FftLowering,
                  LapackCallLowering,
                  SquareLowering, SortLowering, BitcastLowering,
-                 ReductionLowering<stablehlo::ReduceOp>,
-                 ReductionLowering<stablehlo::ReduceWindowOp>, ReturnLowering>(
+                 RegionOpLowering<stablehlo::ReduceOp>,
+                 RegionOpLowering<stablehlo::ReduceWindowOp>,
+                 RegionOpLowering<stablehlo::ScatterOp>,
+                 RegionOpLowering<stablehlo::WhileOp>,
+                 RegionOpLowering<stablehlo::IfOp>,
+                 RegionOpLowering<stablehlo::CaseOp>, ReturnLowering>(
         converter, context);
     patterns.add<PartwiseLowering>(converter, context);
     FrozenRewritePatternSet frozen(std::move(patterns));
@@ -922,26 +1017,8 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
     // legality check to report; its diagnostics are not the user's.
     ScopedDiagnosticHandler quiet(context,
                                   [](Diagnostic &) { return success(); });
-    // Functions that call each other with complex values change together:
-    // the whole module at once; failing that, each function no such call
-    // touches, on its own.
-    if (failed(applyFullConversion(module, target, frozen))) {
-      llvm::DenseSet<StringRef> linked;
-      module.walk([&](func::CallOp call) {
-        if (!hasComplex(call))
-          return;
-        linked.insert(call.getCallee());
-        linked.insert(call->getParentOfType<func::FuncOp>().getSymName());
-      });
-      for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-        FunctionType type = func.getFunctionType();
-        bool touchesComplex = llvm::any_of(type.getInputs(), isComplexTensor) ||
-                              llvm::any_of(type.getResults(), isComplexTensor);
-        func.walk([&](Operation *op) { touchesComplex |= hasComplex(op); });
-        if (touchesComplex && !linked.contains(func.getSymName()))
-          (void)applyFullConversion(func, target, frozen);
-      }
-    }
+    if (failed(applyFullConversion(module, target, frozen)))
+      lowerAroundBlockers(module, target, converter, frozen);
     Builder b(context);
     auto positions = [&](TypeRange types) {
       SmallVector<int64_t> indices;

@@ -29,3 +29,16 @@ func.func @nested(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<i32> {
   }
   return %0#1 : tensor<i32>
 }
+
+// -----
+
+// One complex op without a lowering is the only one reported, with why; the
+// complex ops around it lower.
+func.func @complex_blocker(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %0 = stablehlo.multiply %x, %x : tensor<4xcomplex<f32>>
+  // expected-error @+2 {{1 operation(s) could not be imported into TVM; unsupported: stablehlo.cbrt}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.cbrt' : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> (no lowering of this op on complex numbers)}}
+  %1 = stablehlo.cbrt %0 : tensor<4xcomplex<f32>>
+  %2 = stablehlo.add %1, %x : tensor<4xcomplex<f32>>
+  return %2 : tensor<4xcomplex<f32>>
+}

@@ -76,18 +76,6 @@ func.func @from_real(%x: tensor<3xi32>) -> tensor<3xcomplex<f32>> {
 
 // -----
 
-// A function with a complex op that has no definition here is left as it
-// was, for the legality check to report.
-// CHECK-LABEL: func @unsupported
-// CHECK-SAME: (%arg0: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-// CHECK: stablehlo.cbrt %arg0 : tensor<4xcomplex<f32>>
-func.func @unsupported(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  %0 = stablehlo.cbrt %x : tensor<4xcomplex<f32>>
-  return %0 : tensor<4xcomplex<f32>>
-}
-
-// -----
-
 // Functions calling each other with complex values change together.
 // CHECK-LABEL: func @caller
 // CHECK-SAME: (%[[RE:.*]]: tensor<2xf32>, %[[IM:.*]]: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
@@ -105,12 +93,13 @@ func.func @callee(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
 
 // -----
 
-// When one of them cannot be lowered, the functions it is linked to by
-// complex calls stay as they are too (the IR stays consistent); others lower.
+// An op that cannot be lowered does not keep the calls and functions around
+// it complex: they lower, and only it stays (see @blocker below).
 // CHECK-LABEL: func @stays
-// CHECK-SAME: (%arg0: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+// CHECK-SAME: (%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
 // CHECK-LABEL: func @also_stays
-// CHECK: stablehlo.cbrt
+// CHECK-SAME: (%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+// CHECK: stablehlo.cbrt %{{.*}} {tvm.unsupported_reason
 // CHECK-LABEL: func @lowers
 // CHECK-SAME: (%arg0: tensor<0x3xf32>, %arg1: tensor<0x3xf32>)
 // CHECK: stablehlo.constant dense<> : tensor<0x3xf32>
@@ -204,4 +193,84 @@ func.func @long_fft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
 func.func @lapack(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<i32>) {
   %0:2 = stablehlo.custom_call @lapack_cpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<i32>)
   return %0#0, %0#1 : tensor<3x3xcomplex<f32>>, tensor<i32>
+}
+
+// -----
+
+// sign(z) = z / |z|, and 0 where |z| is 0.
+// CHECK-LABEL: func.func @sign
+// CHECK-DAG: %[[RE:.*]] = stablehlo.divide %arg0, %[[M:.*]] :
+// CHECK-DAG: %[[IM:.*]] = stablehlo.divide %arg1, %[[M]]
+// CHECK-DAG: %[[ZERO:.*]] = stablehlo.compare EQ, %[[M]], %{{.*}}
+// CHECK-DAG: stablehlo.select %[[ZERO]], %{{.*}}, %[[RE]]
+// CHECK-DAG: stablehlo.select %[[ZERO]], %{{.*}}, %[[IM]]
+func.func @sign(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %0 = stablehlo.sign %x : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// A scatter over complex values scatters both parts at once; its body takes
+// each complex argument as two.
+// CHECK-LABEL: func.func @scatter
+// CHECK: %[[S:.*]]:2 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4)
+// CHECK: ^bb0(%{{.*}}: tensor<f64>, %{{.*}}: tensor<f64>, %[[UR:.*]]: tensor<f64>, %[[UI:.*]]: tensor<f64>):
+// CHECK: stablehlo.return %[[UR]], %[[UI]]
+// CHECK: return %[[S]]#0, %[[S]]#1
+func.func @scatter(%x: tensor<4x4xcomplex<f64>>, %i: tensor<2xi32>, %u: tensor<complex<f64>>) -> tensor<4x4xcomplex<f64>> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1]>}> ({
+  ^bb0(%old: tensor<complex<f64>>, %new: tensor<complex<f64>>):
+    stablehlo.return %new : tensor<complex<f64>>
+  }) : (tensor<4x4xcomplex<f64>>, tensor<2xi32>, tensor<complex<f64>>) -> tensor<4x4xcomplex<f64>>
+  return %0 : tensor<4x4xcomplex<f64>>
+}
+
+// -----
+
+// Loops and conditionals carry complex values as their parts.
+// CHECK-LABEL: func.func @while_if
+// CHECK: stablehlo.while(%{{.*}} = %{{.*}}, %{{.*}} = %arg0, %{{.*}} = %arg1) : tensor<i32>, tensor<2xf32>, tensor<2xf32>
+// CHECK: "stablehlo.if"
+// CHECK: (tensor<i1>) -> (tensor<2xf32>, tensor<2xf32>)
+func.func @while_if(%z: tensor<2xcomplex<f32>>, %p: tensor<i1>) -> tensor<2xcomplex<f32>> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %0:2 = stablehlo.while(%i = %c0, %v = %z) : tensor<i32>, tensor<2xcomplex<f32>>
+   cond {
+    %lt = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %n = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.multiply %v, %v : tensor<2xcomplex<f32>>
+    stablehlo.return %n, %w : tensor<i32>, tensor<2xcomplex<f32>>
+  }
+  %1 = "stablehlo.if"(%p) ({
+    stablehlo.return %0#1 : tensor<2xcomplex<f32>>
+  }, {
+    %neg = stablehlo.negate %0#1 : tensor<2xcomplex<f32>>
+    stablehlo.return %neg : tensor<2xcomplex<f32>>
+  }) : (tensor<i1>) -> tensor<2xcomplex<f32>>
+  return %1 : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+// An op with no complex lowering stays, with the reason; the ops around it
+// still lower, joined to it by marked complex/real/imag boundaries.
+// CHECK-LABEL: func.func @blocker
+// CHECK: %[[RE:.*]] = stablehlo.subtract
+// CHECK: %[[IM:.*]] = stablehlo.add
+// CHECK: %[[Z:.*]] = stablehlo.complex %[[RE]], %[[IM]] {tvm.boundary}
+// CHECK: %[[C:.*]] = stablehlo.cbrt %[[Z]] {tvm.unsupported_reason = "no lowering of this op on complex numbers"}
+// CHECK: %[[R:.*]] = stablehlo.real %[[C]] {tvm.boundary}
+// CHECK: %[[I:.*]] = stablehlo.imag %[[C]] {tvm.boundary}
+// CHECK: stablehlo.add %[[R]], %arg0
+// CHECK: stablehlo.add %[[I]], %arg1
+func.func @blocker(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %0 = stablehlo.multiply %x, %x : tensor<4xcomplex<f32>>
+  %1 = stablehlo.cbrt %0 : tensor<4xcomplex<f32>>
+  %2 = stablehlo.add %1, %x : tensor<4xcomplex<f32>>
+  return %2 : tensor<4xcomplex<f32>>
 }

@@ -93,3 +93,38 @@ def test_sort_complex_keys_with_values():
         return (jnp.sort(x, axis=1), *jax.lax.sort((x, v), dimension=1, num_keys=1))
 
     assert_matches_jax(f, x, v)
+
+
+def test_sign_scatter_and_loops():
+    (z,) = complex_args((6,), seed=3)
+    z[2] = 0
+
+    def f(z):
+        s = jnp.sign(z)
+        u = s.at[1].set(3 - 2j).at[4].add(z[0])
+        w = jax.lax.fori_loop(0, 3, lambda i, w: w * 0.5 + u, u)
+        return jax.lax.cond(jnp.real(w[0]) > 0, lambda: w, lambda: -w)
+
+    assert_matches_jax(f, z, rtol=1e-5, atol=1e-6)
+
+
+def test_periodic_poisson_solve():
+    # fft2, a complex divide, an in-place update and ifft2 in one program.
+    f = np.random.default_rng(4).standard_normal((16, 16)).astype(np.float32)
+
+    def solve(f):
+        k = jnp.fft.fftfreq(16)
+        k2 = (k[:, None] ** 2 + k[None, :] ** 2).at[0, 0].set(1.0)
+        u = (jnp.fft.fft2(f) / -k2).at[0, 0].set(0)
+        return jnp.fft.ifft2(u).real
+
+    assert_matches_jax(solve, f, rtol=1e-4, atol=1e-4)
+
+
+def test_conv_of_complex_signals():
+    x, k = complex_args((1, 2, 12), (3, 2, 4), seed=5)
+
+    def f(x, k):
+        return jax.lax.conv_general_dilated(x, k, (1,), "SAME")
+
+    assert_matches_jax(f, x, k, rtol=1e-5, atol=1e-5)
