@@ -110,7 +110,6 @@ struct WidenOp : ConversionPattern {
     Type narrow = op->getNumOperands() ? getElementTypeOrSelf(op->getOperand(0))
                                        : Type();
     unsigned width = narrow && isSubByte(narrow) ? narrow.getIntOrFloatBitWidth() : 0;
-    bool isSigned = width && !cast<IntegerType>(narrow).isUnsigned();
     // Ops that read the narrow bit pattern see it, not the extension.
     if (width && isa<stablehlo::ShiftRightLogicalOp, stablehlo::PopulationCountOp,
                      stablehlo::ClzOp>(op))
@@ -139,11 +138,19 @@ struct WidenOp : ConversionPattern {
         return failure();
     }
     SmallVector<Value> results(widened->getResults());
-    if (width && isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp,
-                     stablehlo::NegOp, stablehlo::AbsOp, stablehlo::ShiftLeftOp,
-                     stablehlo::DivOp, stablehlo::PowOp,
-                     stablehlo::ShiftRightLogicalOp>(op))
-      results[0] = wrap(rewriter, loc, results[0], width, isSigned);
+    // Results that can leave the narrow range, by the result's type (a
+    // convert or product may narrow from a wider operand type).
+    Type narrowResult =
+        op->getNumResults() ? getElementTypeOrSelf(op->getResult(0)) : Type();
+    if (narrowResult && isSubByte(narrowResult) &&
+        isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp,
+            stablehlo::NegOp, stablehlo::AbsOp, stablehlo::ShiftLeftOp,
+            stablehlo::DivOp, stablehlo::PowOp, stablehlo::ShiftRightLogicalOp,
+            stablehlo::NotOp, stablehlo::ConvertOp, stablehlo::DotGeneralOp,
+            stablehlo::ConvolutionOp>(op))
+      results[0] =
+          wrap(rewriter, loc, results[0], narrowResult.getIntOrFloatBitWidth(),
+               !cast<IntegerType>(narrowResult).isUnsigned());
     if (width && isa<stablehlo::ClzOp>(op))
       results[0] = stablehlo::SubtractOp::create(
           rewriter, loc, results[0].getType(), results[0],

@@ -45,3 +45,16 @@ func.func @scatter_add(%x: tensor<6xi4>, %i: tensor<1xi32>, %v: tensor<i4>) -> t
   }) : (tensor<6xi4>, tensor<1xi32>, tensor<i4>) -> tensor<6xi4>
   return %0 : tensor<6xi4>
 }
+
+// `not` of an unsigned value and a convert into the narrow type wrap too.
+// CHECK-LABEL: func.func @narrowing
+// CHECK: %[[NOT:.*]] = stablehlo.not %arg0 : tensor<2xui8>
+// CHECK: stablehlo.and %[[NOT]], %{{.*}} : tensor<2xui8>
+// CHECK: %[[CONV:.*]] = stablehlo.convert %arg1 : (tensor<2xi32>) -> tensor<2xi8>
+// CHECK: %[[UP:.*]] = stablehlo.shift_left %[[CONV]]
+// CHECK: stablehlo.shift_right_arithmetic %[[UP]]
+func.func @narrowing(%x: tensor<2xui4>, %y: tensor<2xi32>) -> (tensor<2xui4>, tensor<2xi4>) {
+  %0 = stablehlo.not %x : tensor<2xui4>
+  %1 = stablehlo.convert %y : (tensor<2xi32>) -> tensor<2xi4>
+  return %0, %1 : tensor<2xui4>, tensor<2xi4>
+}

@@ -370,6 +370,29 @@ def test_int4_is_held_in_eight_bits_and_wraps():
         np.testing.assert_array_equal(g, w)
 
 
+def test_uint4_not_and_narrowing_converts_wrap():
+    x = np.array([0, 1, 7, 15], dtype=jnp.uint4)
+    y = np.array([20, -3, 255, 16], dtype=np.int32)
+
+    def f(x, y):
+        return ~x, y.astype(jnp.uint4), y.astype(jnp.int4)
+
+    want = [np.asarray(w).astype(np.int32) for w in jax.jit(f)(x, y)]
+    got = [np.asarray(g).astype(np.int32) for g in stablehlo_tvm.build(jax.jit(f).lower(x, y))(x, y)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_boolean_top_k_and_bitcast():
+    x = np.array([[False, True, False, True, True], [True, False, False, False, True]])
+
+    def f(x):
+        values, indices = jax.lax.top_k(x, 3)
+        return values, indices, jax.lax.bitcast_convert_type(x, jnp.bool_)
+
+    assert_matches_jax(f, x)
+
+
 def test_int4_scatter_add_wraps_inside_its_update_body():
     """`.at[i].add` on int4: the scatter's region is widened with it (this
     program used to crash the import) and the sum wraps as int4's does."""

@@ -56,6 +56,10 @@ struct BitcastConvertConversion
     Type outElement = signlessType(outType.getElementType());
     unsigned inWidth = inElement.getIntOrFloatBitWidth();
     unsigned outWidth = outElement.getIntOrFloatBitWidth();
+    if (inType == outType) {
+      rewriter.replaceOp(op, adaptor.getOperand());
+      return success();
+    }
     if (inWidth == 1 || outWidth == 1)
       return rewriter.notifyMatchFailure(op, "booleans have no bit layout");
     Location loc = op.getLoc();

@@ -406,7 +406,8 @@ struct DynamicUpdateSliceConversion
 /// TVM's topk sorts 32/64-bit signed integers; everything else is sorted
 /// through an order-preserving integer key and mapped back: floats by their
 /// totalOrder key (NaN above +inf, as chlo.top_k orders), uint64 with its
-/// sign bit flipped, narrower integers widened exactly.
+/// sign bit flipped, narrower integers (and booleans, true above false)
+/// widened exactly.
 struct TopKConversion : TVMTypedPattern<chlo::TopKOp> {
   using TVMTypedPattern::TVMTypedPattern;
 
@@ -419,8 +420,6 @@ struct TopKConversion : TVMTypedPattern<chlo::TopKOp> {
     Type indexType = op.getIndices().getType().getElementType();
     Type element = type.getElementType();
     unsigned width = element.getIntOrFloatBitWidth();
-    if (width == 1)
-      return rewriter.notifyMatchFailure(op, "top_k of i1");
     auto intType = dyn_cast<IntegerType>(element);
     bool flipSign = intType && intType.isUnsigned() && width == 64;
     Type keyType = rewriter.getIntegerType(
