@@ -19,6 +19,12 @@ from typing import Any, Callable
 from .errors import EmitError
 
 
+def _fastmath():
+    from .cpu import fastmath
+
+    return fastmath
+
+
 def _tir():
     from tvm import tirx
 
@@ -105,9 +111,23 @@ def _cmpi(args, attrs, dtype):
     if pred in ("eq", "ne"):
         return tir.EQ(a, b) if pred == "eq" else tir.NE(a, b)
     if pred[0] == "u":
-        a, b = _as_unsigned(a), _as_unsigned(b)
+        a, b = _unsigned_order(a), _unsigned_order(b)
     compare = {"lt": tir.LT, "le": tir.LE, "gt": tir.GT, "ge": tir.GE}[pred[1:]]
     return compare(a, b)
+
+
+def _unsigned_order(x):
+    """A value ordered as `x`'s bits read unsigned. Below 64 bits: those bits
+    in a signed int64, so no unsigned type reaches TVM's simplifier, whose
+    constraint bookkeeping can fail on nested unsigned-cast comparisons
+    (an abort from LowerIntrin, in a kernel clamping uint16)."""
+    tir = _tir()
+    bits = int(_dtype(x).lstrip("uint") or 0)
+    if bits >= 64 or bits == 0:
+        return _as_unsigned(x)
+    if isinstance(x, tir.IntImm):
+        return tir.IntImm("int64", int(x.value) & ((1 << bits) - 1))
+    return tir.bitwise_and(_as("int64", x), tir.IntImm("int64", (1 << bits) - 1))
 
 
 def _isnan(x):
@@ -286,6 +306,8 @@ def _table() -> dict[str, Callable[[list, dict, str], Any]]:
         "math.tanh": _math("tanh"),
         "math.sin": _math("sin"),
         "math.cos": _math("cos"),
+        "math.tan": _math("tan"),
+        "math.trunc": _math("trunc"),
         "math.atan2": _math("atan2"),
         "math.powf": _math("pow"),
         "math.floor": _math("floor"),
@@ -407,7 +429,10 @@ class _KernelWriter:
                 # bfloat16 is computed in f32 and rounded (see bind).
                 compute = "float32" if dtype == "bfloat16" else dtype
                 try:
-                    expr = table[name]([self.values[i] for i in operands], op["attributes"], compute)
+                    if compute == "float32" and name.startswith("math.") and name[5:] in _fastmath().EXPANDED:
+                        expr = _fastmath().expand(name[5:], self.values[operands[0]], stmts)
+                    else:
+                        expr = table[name]([self.values[i] for i in operands], op["attributes"], compute)
                 except Exception as error:  # noqa: BLE001 - TVM raises many kinds
                     raise EmitError(f"{where}: {error}") from error
                 expr = _as(compute, expr)

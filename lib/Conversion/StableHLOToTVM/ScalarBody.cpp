@@ -1,10 +1,11 @@
 //===- ScalarBody.cpp - StableHLO ops on scalars, in arith and math -------===//
 //
-// Region bodies (reduce, ...) are stablehlo ops on 0-d tensors; a kernel runs
-// them on scalars. Each op keeps StableHLO's meaning: integer division by
-// zero and signed overflow give the spec's results, max/min propagate NaN,
-// booleans add as or and multiply as and, comparisons follow the element
-// type (or TOTALORDER).
+// Region bodies (reduce, reduce_window, scatter, sort, select_and_scatter)
+// are stablehlo ops on 0-d tensors; a kernel runs them on scalars. Each op
+// keeps StableHLO's meaning: integer division by zero and signed overflow
+// give the spec's results, max/min propagate NaN, booleans add as or and
+// multiply as and, comparisons follow the element type (or TOTALORDER),
+// rounding and expm1 are exact, clz(0) is the width.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
 
 namespace mlir::stablehlo_tvm {
 namespace {
@@ -205,6 +208,71 @@ Value shift(OpBuilder &b, Location loc, Operation *op, Value x, Value amount) {
   return arith::SelectOp::create(b, loc, inRange, shifted, zero);
 }
 
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+
+/// expm1(x) = (u - 1) x / log(u), u = exp(x): exact where u rounds to 1
+/// (then x itself), and -1 / +inf where u - 1 is -1 / u overflows.
+Value expm1(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  Value one = floatConstant(b, loc, type, 1.0);
+  Value u = math::ExpOp::create(b, loc, x);
+  Value um1 = arith::SubFOp::create(b, loc, u, one);
+  Value ratio = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, um1, x),
+      math::LogOp::create(b, loc, u));
+  Value uIsOne =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value minusOne = floatConstant(b, loc, type, -1.0);
+  Value saturated =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, um1, minusOne);
+  Value inf = floatConstant(b, loc, type, INFINITY);
+  Value overflow =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
+  Value result = arith::SelectOp::create(b, loc, uIsOne, x, ratio);
+  result = arith::SelectOp::create(b, loc, saturated, minusOne, result);
+  return arith::SelectOp::create(b, loc, overflow, inf, result);
+}
+
+/// Rounding half away from zero: trunc(x), one further out at or past .5.
+Value roundHalfAway(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  Value t = math::TruncOp::create(b, loc, x);
+  Value frac = math::AbsFOp::create(b, loc, arith::SubFOp::create(b, loc, x, t));
+  Value half = floatConstant(b, loc, type, 0.5);
+  Value away =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, frac, half);
+  Value step = math::CopySignOp::create(b, loc, floatConstant(b, loc, type, 1.0), x);
+  return arith::SelectOp::create(b, loc, away,
+                                 arith::AddFOp::create(b, loc, t, step), t);
+}
+
+/// -1, 0 or 1; floats keep zeros (with their sign) and NaN as they are.
+Value sign(OpBuilder &b, Location loc, Type element, Value x) {
+  Type type = x.getType();
+  if (isa<FloatType>(element)) {
+    Value zero = floatConstant(b, loc, type, 0.0);
+    Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value r = arith::SelectOp::create(b, loc, neg, floatConstant(b, loc, type, -1.0), x);
+    return arith::SelectOp::create(b, loc, pos, floatConstant(b, loc, type, 1.0), r);
+  }
+  Value zero = intConstant(b, loc, type, 0);
+  Value pos = arith::CmpIOp::create(
+      b, loc,
+      isUnsignedElement(element) ? arith::CmpIPredicate::ugt
+                                 : arith::CmpIPredicate::sgt,
+      x, zero);
+  Value r = zero;
+  if (!isUnsignedElement(element)) {
+    Value neg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+    r = arith::SelectOp::create(b, loc, neg, intConstant(b, loc, type, -1), zero);
+  }
+  return arith::SelectOp::create(b, loc, pos, intConstant(b, loc, type, 1), r);
+}
+
 /// One stablehlo op on scalars, or null when it has no scalar form here.
 Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
   Location loc = op->getLoc();
@@ -323,6 +391,103 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
       })
       .Case([&](stablehlo::TanhOp) -> Value {
         return isFloat ? math::TanhOp::create(b, loc, args[0]) : nullptr;
+      })
+      // Data movement on 0-d tensors moves nothing.
+      .Case<stablehlo::BroadcastInDimOp, stablehlo::ReshapeOp,
+            stablehlo::TransposeOp>([&](Operation *) { return args[0]; })
+      .Case([&](stablehlo::BitcastConvertOp) -> Value {
+        if (operandElement.getIntOrFloatBitWidth() !=
+                element.getIntOrFloatBitWidth() ||
+            isBool)
+          return nullptr;
+        return arith::BitcastOp::create(b, loc, signlessType(element), args[0]);
+      })
+      .Case([&](stablehlo::Log1pOp) -> Value {
+        return isFloat ? math::Log1pOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::Expm1Op) -> Value {
+        return isFloat ? expm1(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::SineOp) -> Value {
+        return isFloat ? math::SinOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::CosineOp) -> Value {
+        return isFloat ? math::CosOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::TanOp) -> Value {
+        return isFloat ? math::TanOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::Atan2Op) -> Value {
+        return isFloat ? math::Atan2Op::create(b, loc, args[0], args[1])
+                       : nullptr;
+      })
+      .Case([&](stablehlo::RsqrtOp) -> Value {
+        return isFloat ? math::RsqrtOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::FloorOp) -> Value {
+        return isFloat ? math::FloorOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::CeilOp) -> Value {
+        return isFloat ? math::CeilOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::RoundNearestEvenOp) -> Value {
+        return isFloat ? math::RoundEvenOp::create(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::RoundOp) -> Value {
+        return isFloat ? roundHalfAway(b, loc, args[0]) : nullptr;
+      })
+      .Case([&](stablehlo::LogisticOp) -> Value {
+        if (!isFloat)
+          return nullptr;
+        Value one = floatConstant(b, loc, element, 1.0);
+        Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, args[0]));
+        return arith::DivFOp::create(b, loc, one,
+                                     arith::AddFOp::create(b, loc, one, e));
+      })
+      .Case([&](stablehlo::SignOp) -> Value {
+        return isBool ? nullptr : sign(b, loc, element, args[0]);
+      })
+      .Case([&](stablehlo::IsFiniteOp) -> Value {
+        if (!isa<FloatType>(operandElement))
+          return nullptr;
+        Value inf = floatConstant(b, loc, operandElement, INFINITY);
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                     math::AbsFOp::create(b, loc, args[0]),
+                                     inf);
+      })
+      .Case([&](stablehlo::ClampOp) -> Value {
+        if (isBool)
+          return nullptr;
+        Value low = extremum(b, loc, element, args[1], args[0], true);
+        return extremum(b, loc, element, low, args[2], false);
+      })
+      .Case([&](stablehlo::PopulationCountOp) -> Value {
+        return isFloat || isBool ? nullptr
+                                 : math::CtPopOp::create(b, loc, args[0]);
+      })
+      .Case([&](stablehlo::ClzOp) -> Value {
+        if (isFloat || isBool)
+          return nullptr;
+        // TVM counts in 32 or 64 bits (narrower values count zero-extended)
+        // and leaves clz(0) to the target: it is the width.
+        Type type = args[0].getType();
+        unsigned width = type.getIntOrFloatBitWidth();
+        Value count;
+        if (width >= 32) {
+          count = math::CountLeadingZerosOp::create(b, loc, args[0]);
+        } else {
+          Type i32 = b.getI32Type();
+          Value wide = arith::ExtUIOp::create(b, loc, i32, args[0]);
+          count = arith::TruncIOp::create(
+              b, loc, type,
+              arith::SubIOp::create(
+                  b, loc, math::CountLeadingZerosOp::create(b, loc, wide),
+                  intConstant(b, loc, i32, 32 - width)));
+        }
+        Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             args[0], intConstant(b, loc, type, 0));
+        return arith::SelectOp::create(b, loc, isZero,
+                                       intConstant(b, loc, type, width), count);
       })
       .Default([](Operation *) -> Value { return nullptr; });
 }

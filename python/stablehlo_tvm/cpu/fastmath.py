@@ -45,7 +45,10 @@ _EXP_MIN = -103.972084045410156  # below it e^x rounds to 0
 class _Float32:
     """Constants and helpers for float32 expressions of `lanes` lanes."""
 
-    def __init__(self, dtype: str):
+    def __init__(self, dtype: str, lets=None):
+        # How a formula names the values it reads twice: Let expressions by
+        # default, or the caller's (statements, in kernels; see `expand`).
+        self.lets = lets or _Lets
         self.lanes = tvm.DataType(dtype).lanes
         self.float = dtype
         self.int = "int32" if self.lanes == 1 else f"int32x{self.lanes}"
@@ -70,7 +73,7 @@ class _Float32:
         return tirx.reinterpret(self.float, tirx.shift_left(n + self.i(127), self.i(23)))
 
     def exp(self, x):
-        let = _Lets()
+        let = self.lets()
         x = let(x)
         finite = tirx.Select(x != x, self.c(0.0), x)  # keeps NaN out of the integer part
         clamped = tirx.Select(finite > self.c(_EXP_MAX), self.c(_EXP_MAX), finite)
@@ -86,7 +89,7 @@ class _Float32:
         return let.around(tirx.Select(x != x, x, result))
 
     def tanh(self, x):
-        let = _Lets()
+        let = self.lets()
         x = let(x)
         a = let(tirx.Select(x < self.c(0.0), -x, x))
         s = let(a * a)
@@ -97,7 +100,7 @@ class _Float32:
         return let.around(tirx.Select(x == self.c(0.0), x, result))  # keeps -0
 
     def erf(self, x):
-        let = _Lets()
+        let = self.lets()
         x = let(x)
         a = let(tirx.Select(x < self.c(0.0), -x, x))
         s = let(a * a)
@@ -128,6 +131,33 @@ class _Lets:
         for var, value in reversed(self.bindings):
             body = tirx.Let(var, value, body)
         return body
+
+
+class _Binds:
+    """Names values with Bind statements, appended to `stmts` in the order
+    the formula computes them. TVM's LLVM codegen rejects a Bind whose value
+    holds a Let (it binds the Let's variable twice), which is what the
+    intrinsic rule below would make of `v = exp(x)` in a kernel."""
+
+    def __init__(self, stmts: list):
+        self.stmts = stmts
+
+    def __call__(self, value):
+        var = tirx.Var(f"f{len(self.stmts)}", str(value.ty))
+        self.stmts.append(tirx.Bind(var, value))
+        return var
+
+    def around(self, body):
+        return body
+
+
+EXPANDED = ("exp", "tanh", "erf")
+
+
+def expand(name: str, x, stmts: list):
+    """The formula for float32 `name` (one of EXPANDED) of scalar `x`, its
+    named values bound by statements appended to `stmts`."""
+    return getattr(_Float32("float32", lets=lambda: _Binds(stmts)), name)(x)
 
 
 def _rule(name: str):

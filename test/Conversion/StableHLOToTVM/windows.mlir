@@ -68,3 +68,31 @@ func.func @max_pool_grad(%x: tensor<4x4xf32>, %g: tensor<2x2xf32>) -> tensor<4x4
   }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// Any body of elementwise ops runs on scalars: log-sum-exp over windows.
+// CHECK-LABEL: func @log_sum_exp
+// CHECK: tvm.kernel "reduce_window"
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.log1p
+// CHECK-DAG: math.absf
+// CHECK-DAG: arith.cmpf une
+func.func @log_sum_exp(%x: tensor<6xf32>) -> tensor<5xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    %d = stablehlo.subtract %a, %b : tensor<f32>
+    %nan = stablehlo.compare NE, %d, %d, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %s = stablehlo.add %a, %b : tensor<f32>
+    %ad = stablehlo.abs %d : tensor<f32>
+    %n = stablehlo.negate %ad : tensor<f32>
+    %e = stablehlo.exponential %n : tensor<f32>
+    %l = stablehlo.log_plus_one %e : tensor<f32>
+    %r = stablehlo.add %m, %l : tensor<f32>
+    %o = stablehlo.select %nan, %s, %r : tensor<i1>, tensor<f32>
+    stablehlo.return %o : tensor<f32>
+  }) : (tensor<6xf32>, tensor<f32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}

@@ -1,0 +1,77 @@
+"""Region bodies made of any elementwise op: each body op runs on scalars in
+the kernel of its reduce, reduce_window or scatter, with the same meaning as
+on tensors (compared with jax.jit)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import assert_matches_jax
+
+UNARY = {
+    "sin": jnp.sin,
+    "cos": jnp.cos,
+    "tan": jnp.tan,
+    "log1p": jnp.log1p,
+    "expm1": jnp.expm1,
+    "floor": jnp.floor,
+    "ceil": jnp.ceil,
+    "round_half_away": lambda v: jax.lax.round(v, jax.lax.RoundingMethod.AWAY_FROM_ZERO),
+    "round_half_even": jnp.rint,
+    "sign": jnp.sign,
+    "logistic": jax.nn.sigmoid,
+    "rsqrt": lambda v: jax.lax.rsqrt(jnp.abs(v) + 1),
+    "clamp": lambda v: jnp.clip(v, -0.5, 0.75),
+    "finite_or_zero": lambda v: jnp.where(jnp.isfinite(v), v, 0.0),
+    "atan2": lambda v: jnp.arctan2(v, 0.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_op_in_a_scatter_body(name):
+    # `.at[i].apply(f)` is a scatter whose body applies f to the old value.
+    x = np.array([-2.5, -1.5, -0.5, -0.0, 0.25, 0.5, 1.5, 2.5, 3.7, np.inf], dtype=np.float32)
+    idx = np.arange(x.size)
+    if name in ("tan", "expm1", "log1p", "sin", "cos", "logistic"):
+        x = x[:-1]
+        idx = idx[:-1]
+    if name == "log1p":
+        x = np.abs(x)
+    assert_matches_jax(lambda v: v.at[idx].apply(UNARY[name]), x, rtol=2e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32"])
+def test_integer_ops_in_a_scatter_body(dtype):
+    x = np.array([0, 1, 5, 100, 65535], dtype=dtype) if dtype == "uint16" else np.array([-7, -1, 0, 1, 5, 100], dtype=dtype)
+    idx = np.arange(x.size)
+
+    def f(v):
+        return (
+            v.at[idx].apply(jnp.sign),
+            v.at[idx].apply(lambda a: jax.lax.population_count(a)),
+            v.at[idx].apply(lambda a: jax.lax.clz(a)),
+            v.at[idx].apply(lambda a: jnp.clip(a, 0, 6)),
+        )
+
+    assert_matches_jax(f, x)
+
+
+def test_log_sum_exp_reduce_window():
+    x = np.random.default_rng(0).standard_normal((3, 10)).astype(np.float32)
+
+    def f(x):
+        return jax.lax.reduce_window(x, np.float32(-np.inf), jnp.logaddexp, (1, 3), (1, 2), "SAME")
+
+    assert_matches_jax(f, x, rtol=1e-6, atol=1e-6)
+
+
+def test_reduce_with_a_rounding_body():
+    x = np.random.default_rng(1).standard_normal((4, 33)).astype(np.float32) * 10
+
+    def f(x):
+        return jax.lax.reduce(x, np.float32(-np.inf), lambda a, b: jnp.maximum(a, jnp.floor(b)), (1,))
+
+    assert_matches_jax(f, x)
