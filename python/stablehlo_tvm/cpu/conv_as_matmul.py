@@ -12,8 +12,10 @@ the NCHW input is an NHWC tensor transposed (and edge-padded), the patches
 are taken from the NHWC tensor instead, out[n, p, o] = patches[n, p, q] *
 W[q, o] with q over (kernel row, kernel column, channel): each patch row is
 then made of whole contiguous pixels, and the output comes out NHWC, so the
-transposes on both sides cancel into plain copies. Grouped, implicitly
-padded (the import pads explicitly) or other layouts are left alone.
+transposes on both sides cancel into plain copies. The import pads
+explicitly; the gather reads that padding as a bounds test instead of a
+padded copy. Nothing is fused into the gather (see `_patches`). Grouped,
+implicitly padded or other layouts are left alone.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ class _Rewriter(PyExprMutator):
         if kh == kw == 1 and sh == sw == 1:
             patches = bb.emit(relax.op.reshape(x, [n, c, h * wd]))
         else:
-            patches = self._patches(_nchw_patches, x, (kh, kw), (sh, sw), (dh, dw), (oh, ow))
+            source, pad = self._unpadded(x, spatial_axes=(2, 3))
+            patches = self._patches(_nchw_patches, source, (kh, kw), (sh, sw), (dh, dw), (oh, ow), pad)
         weights = bb.emit(relax.op.reshape(w, [o, c * kh * kw]))
         product = bb.emit(relax.op.matmul(weights, patches, out_dtype=out_dtype))
         return relax.op.reshape(product, [n, o, oh, ow])
@@ -89,6 +92,20 @@ class _Rewriter(PyExprMutator):
         gv = self._bound(patches).args[0]
         bb.update_func(gv, bb.get()[gv].with_attr("op_pattern", _OUT_ELEMWISE_FUSABLE))
         return patches
+
+    def _unpadded(self, x, spatial_axes):
+        """(source, (top, left, value)) when `x` is a constant pad of
+        `source` along `spatial_axes` only (the gather then reads the padding
+        as a bounds test, with no padded copy); else (x, None)."""
+        value = self._bound(x)
+        if not _is_op(value, "relax.nn.pad") or str(value.attrs.pad_mode) != "constant":
+            return x, None
+        widths = _ints(value.attrs.pad_width)
+        rank = len(widths) // 2
+        if any(widths[2 * a : 2 * a + 2] != [0, 0] for a in range(rank) if a not in spatial_axes) or min(widths) < 0:
+            return x, None
+        top, left = widths[2 * spatial_axes[0]], widths[2 * spatial_axes[1]]
+        return value.args[0], (top, left, float(value.attrs.pad_value))
 
     def _bound(self, expr):
         """The call a dataflow variable is bound to, else `expr`."""
@@ -123,22 +140,44 @@ class _Rewriter(PyExprMutator):
     def _rewrite_nhwc(self, x, pad, w, kernel, strides, dilation, out_hw, out_dtype):
         bb = self.builder_
         (kh, kw), (sh, sw), (dh, dw), (oh, ow) = kernel, strides, dilation, out_hw
-        if pad is not None:
-            (top, bottom, left, right), value = pad
-            x = bb.emit(relax.op.nn.pad(x, [0, 0, top, bottom, left, right, 0, 0], "constant", value))
-        n, h, wd, c = _ints(x.ty.shape.values)
         o = _ints(w.ty.shape.values)[3]
         if kh == kw == 1 and sh == sw == 1:
+            if pad is not None:
+                (top, bottom, left, right), value = pad
+                x = bb.emit(relax.op.nn.pad(x, [0, 0, top, bottom, left, right, 0, 0], "constant", value))
+            n, h, wd, c = _ints(x.ty.shape.values)
             patches = bb.emit(relax.op.reshape(x, [n, h * wd, c]))
         else:
-            patches = self._patches(_nhwc_patches, x, kernel, strides, dilation, out_hw)
+            n, _, _, c = _ints(x.ty.shape.values)
+            if pad is not None:
+                (top, _, left, _), value = pad
+                pad = (top, left, value)
+            patches = self._patches(_nhwc_patches, x, kernel, strides, dilation, out_hw, pad)
         weights = bb.emit(relax.op.reshape(w, [kh * kw * c, o]))
         product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
         nhwc = bb.emit(relax.op.reshape(product, [n, oh, ow, o]))
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
 
 
-def _nchw_patches(x, kernel, strides, dilation, out_hw):
+def _read(x, index, rows_axis, pad):
+    """x[index], or the pad value where the (padded) row or column index
+    falls outside x: `pad` is (top, left, value) or None."""
+    from tvm import te, tirx
+
+    if pad is None:
+        return x[tuple(index)]
+    top, left, value = pad
+    index = list(index)
+    index[rows_axis] -= top
+    index[rows_axis + 1] -= left
+    rows, cols = x.shape[rows_axis], x.shape[rows_axis + 1]
+    inside = tirx.all(
+        index[rows_axis] >= 0, index[rows_axis] < rows, index[rows_axis + 1] >= 0, index[rows_axis + 1] < cols
+    )
+    return tirx.if_then_else(inside, x[tuple(index)], tirx.const(value, x.dtype))
+
+
+def _nchw_patches(x, kernel, strides, dilation, out_hw, pad=None):
     """patches[n, q, p] of an NCHW input, q over (channel, kernel row,
     kernel column) and p over output pixels: one element-wise block. (A
     stack of one strided slice per kernel position selects among them per
@@ -151,12 +190,12 @@ def _nchw_patches(x, kernel, strides, dilation, out_hw):
 
     def element(b, q, p):
         channel, i, j = q // (kh * kw), q // kw % kh, q % kw
-        return x[b, channel, p // ow * sh + i * dh, p % ow * sw + j * dw]
+        return _read(x, [b, channel, p // ow * sh + i * dh, p % ow * sw + j * dw], 2, pad)
 
     return te.compute((n, c * kh * kw, oh * ow), element, name="patches")
 
 
-def _nhwc_patches(x, kernel, strides, dilation, out_hw):
+def _nhwc_patches(x, kernel, strides, dilation, out_hw, pad=None):
     """patches[n, p, q] of an NHWC input, p over output pixels and q over
     (kernel row, kernel column, channel): one element-wise block (a stack
     of slices would select among them per element)."""
@@ -167,7 +206,7 @@ def _nhwc_patches(x, kernel, strides, dilation, out_hw):
 
     def element(b, p, q):
         i, j, channel = q // (kw * c), q // c % kw, q % c
-        return x[b, p // ow * sh + i * dh, p % ow * sw + j * dw, channel]
+        return _read(x, [b, p // ow * sh + i * dh, p % ow * sw + j * dw, channel], 1, pad)
 
     return te.compute((n, oh * ow, kh * kw * c), element, name="patches")
 
