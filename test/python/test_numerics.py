@@ -431,3 +431,35 @@ def test_shifts_in_a_scatter_body_follow_stablehlo(shift, dtype):
         ]
 
     assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+def test_total_order_compare_on_tensors(dtype):
+    # -NaN < -inf < -1 < -0 < +0 < 1 < +inf < +NaN, every pair, each direction.
+    np_dtype, int_dtype = (np.float32, np.int32) if dtype == "f32" else (np.float64, np.int64)
+    values = np.array([np.nan, -np.inf, -1.0, -0.0, 0.0, 1.0, np.inf, np.nan], np_dtype)
+    values[0] = -values[0]
+    x = np.repeat(values, values.size)
+    y = np.tile(values, values.size)
+    n = x.size
+    directions = ["EQ", "NE", "LT", "LE", "GT", "GE"]
+    body = "\n".join(
+        f"    %r{i} = stablehlo.compare {d}, %x, %y, TOTALORDER : (tensor<{n}x{dtype}>, tensor<{n}x{dtype}>) -> tensor<{n}xi1>"
+        for i, d in enumerate(directions)
+    )
+    results = ", ".join(f"%r{i}" for i in range(len(directions)))
+    types = ", ".join([f"tensor<{n}xi1>"] * len(directions))
+    text = f"""func.func @main(%x: tensor<{n}x{dtype}>, %y: tensor<{n}x{dtype}>) -> ({types}) {{
+{body}
+    return {results} : {types}
+}}"""
+    got = stablehlo_tvm.build(text)(x, y)
+
+    def key(v):
+        bits = v.view(int_dtype)
+        return np.where(bits < 0, bits ^ np.iinfo(int_dtype).max, bits)
+
+    kx, ky = key(x), key(y)
+    want = [kx == ky, kx != ky, kx < ky, kx <= ky, kx > ky, kx >= ky]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)

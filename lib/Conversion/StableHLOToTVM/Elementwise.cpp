@@ -11,6 +11,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace mlir::stablehlo_tvm {
@@ -286,6 +287,29 @@ Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
   return tvm::LogicalOrOp::create(builder, loc, type, ordered, eitherNaN);
 }
 
+/// A float comparison in IEEE totalOrder (-NaN < -inf < ... < -0 < +0 < ...
+/// < +inf < +NaN): a kernel comparing the floats' order keys as integers.
+Value totalOrderCompare(OpBuilder &builder, stablehlo::CompareOp op, Value lhs,
+                        Value rhs) {
+  using Dir = stablehlo::ComparisonDirection;
+  arith::CmpIPredicate pred;
+  switch (op.getComparisonDirection()) {
+  case Dir::EQ: pred = arith::CmpIPredicate::eq; break;
+  case Dir::NE: pred = arith::CmpIPredicate::ne; break;
+  case Dir::LT: pred = arith::CmpIPredicate::slt; break;
+  case Dir::LE: pred = arith::CmpIPredicate::sle; break;
+  case Dir::GT: pred = arith::CmpIPredicate::sgt; break;
+  case Dir::GE: pred = arith::CmpIPredicate::sge; break;
+  }
+  return buildElementwiseKernel(
+      builder, op.getLoc(), "compare_total_order", ValueRange{lhs, rhs},
+      TypeRange{op.getType()},
+      [&](OpBuilder &b, Location loc, ValueRange x) -> SmallVector<Value> {
+        return {arith::CmpIOp::create(b, loc, pred, totalOrderKey(b, loc, x[0]),
+                                      totalOrderKey(b, loc, x[1]))};
+      })[0];
+}
+
 /// The Relax comparison for a direction; comparisons on tensors of the same
 /// element type follow that type's ordering (signed, unsigned or IEEE).
 struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
@@ -295,10 +319,13 @@ struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
   rewrite(stablehlo::CompareOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto compareType = op.getCompareType();
-    if (compareType == stablehlo::ComparisonType::TOTALORDER)
-      return rewriter.notifyMatchFailure(op, "TOTALORDER is not supported yet");
     Type type = op.getType();
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    if (compareType == stablehlo::ComparisonType::TOTALORDER &&
+        isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
+      rewriter.replaceOp(op, totalOrderCompare(rewriter, op, lhs, rhs));
+      return success();
+    }
     // TVM cannot compare booleans: compare them as bytes (false < true).
     auto operandType = cast<RankedTensorType>(lhs.getType());
     if (operandType.getElementType().isInteger(1)) {

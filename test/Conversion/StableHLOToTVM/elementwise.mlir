@@ -114,15 +114,6 @@ func.func @compare_integers(%x: tensor<4xui32>, %y: tensor<4xui32>) -> tensor<4x
 
 // -----
 
-// TOTALORDER is left for the legality check to report.
-// CHECK-LABEL: func @compare_totalorder
-func.func @compare_totalorder(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
-  // CHECK: stablehlo.compare LT, %arg0, %arg1, TOTALORDER
-  %0 = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %0 : tensor<4xi1>
-}
-
-// -----
 
 // CHECK-LABEL: func @select
 func.func @select(%p: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
@@ -267,4 +258,17 @@ func.func @shifts(%x: tensor<4xi32>, %s: tensor<4xi32>) -> (tensor<4xi32>, tenso
 func.func @square(%x: tensor<3xf32>) -> tensor<3xf32> {
   %0 = chlo.square %x : tensor<3xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
+}
+
+// -----
+
+// TOTALORDER on floats compares the values' order keys as integers, in a
+// kernel (-NaN < -inf < -0 < +0 < +inf < +NaN).
+// CHECK-LABEL: func @total_order
+// CHECK: tvm.kernel "compare_total_order"
+// CHECK: arith.bitcast
+// CHECK: arith.cmpi slt
+func.func @total_order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
+  %0 = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
