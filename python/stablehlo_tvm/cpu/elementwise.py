@@ -5,11 +5,12 @@ output's loop where it can (CPURule.schedule_with_output)."""
 
 from __future__ import annotations
 
-from tvm import s_tir, tirx
+from tvm import tirx
 from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.target import Target
 
 from .rule import CPURule
+from .unchecked import UncheckedSchedule
 
 
 class Elementwise(CPURule):
@@ -17,7 +18,7 @@ class Elementwise(CPURule):
     needs_reduction = False
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
-        sch = s_tir.Schedule(func)
+        sch = UncheckedSchedule(func)
         blocks = normalize_prim_func(sch)
         if blocks is None or not blocks or not all(b.is_injective() for b in blocks):
             return None

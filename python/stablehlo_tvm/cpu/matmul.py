@@ -18,6 +18,7 @@ from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
 from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
+from .unchecked import UncheckedSchedule
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
 _ROWS_WITH_32_REGISTERS = 8
@@ -35,7 +36,7 @@ class Matmul(CPURule):
     needs_reduction = True
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
-        sch = s_tir.Schedule(func)
+        sch = UncheckedSchedule(func)
         blocks = normalize_prim_func(sch)
         if blocks is None:
             return None

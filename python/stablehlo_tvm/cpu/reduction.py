@@ -18,6 +18,7 @@ from tvm.s_tir.dlight.cpu import Reduction
 from tvm.target import Target
 
 from .rule import CPURule, extent_of, fused, iterations, printed_store, vectorizable
+from .unchecked import UncheckedSchedule
 
 # Rows shorter than this many vectors are reduced in order: partial sums
 # reassociate, which is worth it only when the row is long.
@@ -35,7 +36,7 @@ class RowReduction(CPURule):
         sch = self._rows.apply(func, target, tunable)
         if sch is not None:
             return sch
-        sch = s_tir.Schedule(func)
+        sch = UncheckedSchedule(func)
         blocks = normalize_prim_func(sch)
         if blocks is None or all(b.is_injective() for b in blocks):
             return None

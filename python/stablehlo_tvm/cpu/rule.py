@@ -3,6 +3,7 @@ and vectorizing helpers."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tvm import s_tir, tirx
@@ -197,7 +198,15 @@ def domain_size(block) -> int | None:
 
 def printed_store(sch: s_tir.Schedule, block) -> str:
     """The store a block performs, printed (its last line)."""
-    return sch.get(block).body.script().splitlines()[-1]
+    return _printed_store(sch.get(block).body)
+
+
+@functools.lru_cache(maxsize=4096)
+def _printed_store(body) -> str:
+    # Printing is most of the rules' analysis time, and the same unchanged
+    # block is asked about once per rule and per neighbour; a schedule that
+    # changes the block makes a new statement.
+    return body.script().splitlines()[-1]
 
 
 def _adds_floats(sch: s_tir.Schedule, block) -> bool:
