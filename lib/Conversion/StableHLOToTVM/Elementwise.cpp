@@ -11,7 +11,6 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace mlir::stablehlo_tvm {
@@ -288,25 +287,14 @@ Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
 }
 
 /// A float comparison in IEEE totalOrder (-NaN < -inf < ... < -0 < +0 < ...
-/// < +inf < +NaN): a kernel comparing the floats' order keys as integers.
+/// < +inf < +NaN), which Relax lacks: a kernel of the scalar comparison.
 Value totalOrderCompare(OpBuilder &builder, stablehlo::CompareOp op, Value lhs,
                         Value rhs) {
-  using Dir = stablehlo::ComparisonDirection;
-  arith::CmpIPredicate pred;
-  switch (op.getComparisonDirection()) {
-  case Dir::EQ: pred = arith::CmpIPredicate::eq; break;
-  case Dir::NE: pred = arith::CmpIPredicate::ne; break;
-  case Dir::LT: pred = arith::CmpIPredicate::slt; break;
-  case Dir::LE: pred = arith::CmpIPredicate::sle; break;
-  case Dir::GT: pred = arith::CmpIPredicate::sgt; break;
-  case Dir::GE: pred = arith::CmpIPredicate::sge; break;
-  }
   return buildElementwiseKernel(
       builder, op.getLoc(), "compare_total_order", ValueRange{lhs, rhs},
       TypeRange{op.getType()},
       [&](OpBuilder &b, Location loc, ValueRange x) -> SmallVector<Value> {
-        return {arith::CmpIOp::create(b, loc, pred, totalOrderKey(b, loc, x[0]),
-                                      totalOrderKey(b, loc, x[1]))};
+        return {scalarCompare(b, loc, op, x[0], x[1])};
       })[0];
 }
 

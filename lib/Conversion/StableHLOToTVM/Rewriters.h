@@ -7,6 +7,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+namespace mlir::stablehlo {
+class CompareOp;
+} // namespace mlir::stablehlo
+
 namespace mlir::stablehlo_tvm {
 
 void populateElementwisePatterns(MLIRContext *context,
@@ -209,6 +213,11 @@ Value integerPower(OpBuilder &b, Location loc, Type element, Value x, Value y);
 /// The upper half of the double-width product of two integers of `element`
 /// type (signed or unsigned as the type says).
 Value multiplyHigh(OpBuilder &b, Location loc, Type element, Value x, Value y);
+
+/// stablehlo.compare on scalars: its direction, by its element type or its
+/// comparison type (TOTALORDER, UNSIGNED).
+Value scalarCompare(OpBuilder &b, Location loc, stablehlo::CompareOp op,
+                    Value x, Value y);
 
 /// A float's bits as a signed integer of its width whose order is IEEE
 /// totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).

@@ -93,8 +93,10 @@ Value integerDivision(OpBuilder &b, Location loc, Type element, Value x,
   return arith::SelectOp::create(b, loc, byZero, onZero, result);
 }
 
-Value compare(OpBuilder &b, Location loc, stablehlo::CompareOp op, Value x,
-              Value y) {
+} // namespace
+
+Value scalarCompare(OpBuilder &b, Location loc, stablehlo::CompareOp op,
+                    Value x, Value y) {
   using Dir = stablehlo::ComparisonDirection;
   Type element = getElementTypeOrSelf(op.getLhs().getType());
   Dir dir = op.getComparisonDirection();
@@ -130,6 +132,8 @@ Value compare(OpBuilder &b, Location loc, stablehlo::CompareOp op, Value x,
   }
   return arith::CmpIOp::create(b, loc, pred, x, y);
 }
+
+namespace {
 
 /// stablehlo.convert on a scalar.
 Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
@@ -362,7 +366,7 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
         return math::AbsIOp::create(b, loc, args[0]);
       })
       .Case([&](stablehlo::CompareOp compareOp) {
-        return compare(b, loc, compareOp, args[0], args[1]);
+        return scalarCompare(b, loc, compareOp, args[0], args[1]);
       })
       .Case([&](stablehlo::SelectOp) -> Value {
         return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
