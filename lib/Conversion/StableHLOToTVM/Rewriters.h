@@ -44,6 +44,8 @@ void populateBatchNormPatterns(MLIRContext *context,
                                RewritePatternSet &patterns);
 void populateBitLevelPatterns(MLIRContext *context,
                               RewritePatternSet &patterns);
+void populateRandomBitsPatterns(MLIRContext *context,
+                                RewritePatternSet &patterns);
 
 /// True for the element types a TVM tensor can hold (everything but complex).
 bool isTVMElementType(Type type);

@@ -64,6 +64,7 @@ struct ConvertStableHLOToTVMPass
     populateHostCallbackPatterns(context, patterns);
     populateBatchNormPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);
+    populateRandomBitsPatterns(context, patterns);
     // Every pattern here decides before it changes anything, so no change
     // ever needs undoing; the bookkeeping that undoing needs took half the
     // conversion's time (a 12k-op module: 0.07 s -> 0.033 s). A new
