@@ -277,6 +277,12 @@ Value sign(OpBuilder &b, Location loc, Type element, Value x) {
   return arith::SelectOp::create(b, loc, pos, intConstant(b, loc, type, 1), r);
 }
 
+/// A float op that is one `math` op on scalars; null on other types.
+template <typename MathOp, typename... Operands>
+Value floatMath(bool isFloat, OpBuilder &b, Location loc, Operands... operands) {
+  return isFloat ? Value(MathOp::create(b, loc, operands...)) : Value();
+}
+
 /// One stablehlo op on scalars, or null when it has no scalar form here.
 Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
   Location loc = op->getLoc();
@@ -384,17 +390,17 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
           return nullptr;
         return integerPower(b, loc, element, args[0], args[1]);
       })
-      .Case([&](stablehlo::ExpOp) -> Value {
-        return isFloat ? math::ExpOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::ExpOp) {
+        return floatMath<math::ExpOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::LogOp) -> Value {
-        return isFloat ? math::LogOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::LogOp) {
+        return floatMath<math::LogOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::SqrtOp) -> Value {
-        return isFloat ? math::SqrtOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::SqrtOp) {
+        return floatMath<math::SqrtOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::TanhOp) -> Value {
-        return isFloat ? math::TanhOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::TanhOp) {
+        return floatMath<math::TanhOp>(isFloat, b, loc, args[0]);
       })
       // Data movement on 0-d tensors moves nothing.
       .Case<stablehlo::BroadcastInDimOp, stablehlo::ReshapeOp,
@@ -406,36 +412,35 @@ Value scalarize(OpBuilder &b, Operation *op, ArrayRef<Value> args) {
           return nullptr;
         return arith::BitcastOp::create(b, loc, signlessType(element), args[0]);
       })
-      .Case([&](stablehlo::Log1pOp) -> Value {
-        return isFloat ? math::Log1pOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::Log1pOp) {
+        return floatMath<math::Log1pOp>(isFloat, b, loc, args[0]);
       })
       .Case([&](stablehlo::Expm1Op) -> Value {
         return isFloat ? expm1(b, loc, args[0]) : nullptr;
       })
-      .Case([&](stablehlo::SineOp) -> Value {
-        return isFloat ? math::SinOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::SineOp) {
+        return floatMath<math::SinOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::CosineOp) -> Value {
-        return isFloat ? math::CosOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::CosineOp) {
+        return floatMath<math::CosOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::TanOp) -> Value {
-        return isFloat ? math::TanOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::TanOp) {
+        return floatMath<math::TanOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::Atan2Op) -> Value {
-        return isFloat ? math::Atan2Op::create(b, loc, args[0], args[1])
-                       : nullptr;
+      .Case([&](stablehlo::Atan2Op) {
+        return floatMath<math::Atan2Op>(isFloat, b, loc, args[0], args[1]);
       })
-      .Case([&](stablehlo::RsqrtOp) -> Value {
-        return isFloat ? math::RsqrtOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::RsqrtOp) {
+        return floatMath<math::RsqrtOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::FloorOp) -> Value {
-        return isFloat ? math::FloorOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::FloorOp) {
+        return floatMath<math::FloorOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::CeilOp) -> Value {
-        return isFloat ? math::CeilOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::CeilOp) {
+        return floatMath<math::CeilOp>(isFloat, b, loc, args[0]);
       })
-      .Case([&](stablehlo::RoundNearestEvenOp) -> Value {
-        return isFloat ? math::RoundEvenOp::create(b, loc, args[0]) : nullptr;
+      .Case([&](stablehlo::RoundNearestEvenOp) {
+        return floatMath<math::RoundEvenOp>(isFloat, b, loc, args[0]);
       })
       .Case([&](stablehlo::RoundOp) -> Value {
         return isFloat ? roundHalfAway(b, loc, args[0]) : nullptr;
