@@ -44,7 +44,7 @@ struct CheckTVMLegalityPass
         return WalkResult::advance();
       // Built by an earlier pass only to connect to an op it could not
       // lower, which is reported instead.
-      if (op->hasAttr("tvm.boundary"))
+      if (op->hasAttr(kBoundaryAttr))
         return WalkResult::skip();
       illegal.push_back(op);
       if (!llvm::is_contained(names, describe(op)))
@@ -67,7 +67,7 @@ struct CheckTVMLegalityPass
           .print(os);
       Diagnostic &note = diag.attachNote(op->getLoc());
       note << "unsupported operation '" << describe(op) << "' : " << types;
-      if (auto reason = op->getAttrOfType<StringAttr>("tvm.unsupported_reason"))
+      if (auto reason = op->getAttrOfType<StringAttr>(kUnsupportedReasonAttr))
         note << " (" << reason.getValue() << ")";
     }
     signalPassFailure();

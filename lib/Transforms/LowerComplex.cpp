@@ -899,11 +899,6 @@ struct ReturnLowering : OpConversionPattern<stablehlo::ReturnOp> {
   }
 };
 
-/// Marks an op the legality check reports in the user's words (see
-/// CheckTVMLegality) and one it built only to connect to such an op.
-constexpr StringLiteral kUnsupportedReason = "tvm.unsupported_reason";
-constexpr StringLiteral kBoundary = "tvm.boundary";
-
 /// When some complex op has no lowering, the others still lower: the ops
 /// that cannot are found by an analysis conversion, kept as they are, and
 /// fed from and read back into parts (stablehlo.complex / real / imag,
@@ -927,17 +922,17 @@ void lowerAroundBlockers(ModuleOp module, ConversionTarget &target,
     return;
   Builder b(module.getContext());
   for (Operation *op : blockers)
-    op->setAttr(kUnsupportedReason,
+    op->setAttr(kUnsupportedReasonAttr,
                 b.getStringAttr("no lowering of this op on complex numbers"));
   // A blocker is kept whole, with the ops of its regions.
   auto kept = [](Operation *op) {
     for (; op; op = op->getParentOp())
-      if (op->hasAttr(kUnsupportedReason))
+      if (op->hasAttr(kUnsupportedReasonAttr))
         return true;
     return false;
   };
   target.markUnknownOpDynamicallyLegal([kept](Operation *op) {
-    return !hasComplex(op) || op->hasAttr(kBoundary) || kept(op);
+    return !hasComplex(op) || op->hasAttr(kBoundaryAttr) || kept(op);
   });
   converter.addSourceMaterialization([](OpBuilder &builder, Type type,
                                         ValueRange parts,
@@ -946,7 +941,7 @@ void lowerAroundBlockers(ModuleOp module, ConversionTarget &target,
       return Value();
     auto op = stablehlo::ComplexOp::create(builder, loc, type, parts[0],
                                            parts[1]);
-    op->setAttr(kBoundary, builder.getUnitAttr());
+    op->setAttr(kBoundaryAttr, builder.getUnitAttr());
     return op;
   });
   converter.addTargetMaterialization(
@@ -959,8 +954,8 @@ void lowerAroundBlockers(ModuleOp module, ConversionTarget &target,
             stablehlo::RealOp::create(builder, loc, types[0], inputs[0]);
         Operation *im =
             stablehlo::ImagOp::create(builder, loc, types[1], inputs[0]);
-        re->setAttr(kBoundary, builder.getUnitAttr());
-        im->setAttr(kBoundary, builder.getUnitAttr());
+        re->setAttr(kBoundaryAttr, builder.getUnitAttr());
+        im->setAttr(kBoundaryAttr, builder.getUnitAttr());
         return {re->getResult(0), im->getResult(0)};
       });
   // Should this fail too, the blockers stay marked and the rest as written.

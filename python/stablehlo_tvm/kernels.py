@@ -121,9 +121,11 @@ def _unsigned_order(x):
     in a signed int64, so no unsigned type reaches TVM's simplifier, whose
     constraint bookkeeping can fail on nested unsigned-cast comparisons
     (an abort from LowerIntrin, in a kernel clamping uint16)."""
+    from tvm import DataType
+
     tir = _tir()
-    bits = int(_dtype(x).lstrip("uint") or 0)
-    if bits >= 64 or bits == 0:
+    bits = DataType(_dtype(x)).bits
+    if bits >= 64:
         return _as_unsigned(x)
     if isinstance(x, tir.IntImm):
         return tir.IntImm("int64", int(x.value) & ((1 << bits) - 1))

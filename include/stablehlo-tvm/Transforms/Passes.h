@@ -9,6 +9,12 @@
 
 namespace mlir::stablehlo_tvm {
 
+/// On an op a pass could not lower: why, for the legality check to report.
+constexpr llvm::StringLiteral kUnsupportedReasonAttr = "tvm.unsupported_reason";
+/// On an op a pass built only to connect to such an op (the legality check
+/// reports the op, not it).
+constexpr llvm::StringLiteral kBoundaryAttr = "tvm.boundary";
+
 #define GEN_PASS_DECL
 #include "stablehlo-tvm/Transforms/Passes.h.inc"
 

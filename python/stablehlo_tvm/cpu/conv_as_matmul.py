@@ -94,9 +94,10 @@ class _Rewriter(PyExprMutator):
         return patches
 
     def _unpadded(self, x, spatial_axes):
-        """(source, (top, left, value)) when `x` is a constant pad of
-        `source` along `spatial_axes` only (the gather then reads the padding
-        as a bounds test, with no padded copy); else (x, None)."""
+        """(source, ((top, bottom, left, right), value)) when `x` is a
+        constant pad of `source` along `spatial_axes` only (the gather then
+        reads the padding as a bounds test, with no padded copy); else
+        (x, None)."""
         value = self._bound(x)
         if not _is_op(value, "relax.nn.pad") or str(value.attrs.pad_mode) != "constant":
             return x, None
@@ -104,8 +105,8 @@ class _Rewriter(PyExprMutator):
         rank = len(widths) // 2
         if any(widths[2 * a : 2 * a + 2] != [0, 0] for a in range(rank) if a not in spatial_axes) or min(widths) < 0:
             return x, None
-        top, left = widths[2 * spatial_axes[0]], widths[2 * spatial_axes[1]]
-        return value.args[0], (top, left, float(value.attrs.pad_value))
+        rows, cols = 2 * spatial_axes[0], 2 * spatial_axes[1]
+        return value.args[0], (tuple(widths[rows : rows + 2] + widths[cols : cols + 2]), float(value.attrs.pad_value))
 
     def _bound(self, expr):
         """The call a dataflow variable is bound to, else `expr`."""
@@ -117,15 +118,9 @@ class _Rewriter(PyExprMutator):
 
     def _nhwc_source(self, x):
         """(t, pad) when `x` is permute_dims(t, [0, 3, 1, 2]) of an NHWC
-        tensor t, possibly padded after: pad is None or (H and W widths,
-        value)."""
-        value, pad = self._bound(x), None
-        if _is_op(value, "relax.nn.pad"):
-            widths = _ints(value.attrs.pad_width)
-            if widths[:4] != [0, 0, 0, 0] or str(value.attrs.pad_mode) != "constant":
-                return None
-            pad = (widths[4:], float(value.attrs.pad_value))
-            value = self._bound(value.args[0])
+        tensor t, possibly padded after (pad as `_unpadded` gives it)."""
+        source, pad = self._unpadded(x, spatial_axes=(2, 3))
+        value = self._bound(source)
         if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [0, 3, 1, 2]:
             return value.args[0], pad
         return None
@@ -149,9 +144,6 @@ class _Rewriter(PyExprMutator):
             patches = bb.emit(relax.op.reshape(x, [n, h * wd, c]))
         else:
             n, _, _, c = _ints(x.ty.shape.values)
-            if pad is not None:
-                (top, _, left, _), value = pad
-                pad = (top, left, value)
             patches = self._patches(_nhwc_patches, x, kernel, strides, dilation, out_hw, pad)
         weights = bb.emit(relax.op.reshape(w, [kh * kw * c, o]))
         product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
@@ -161,12 +153,12 @@ class _Rewriter(PyExprMutator):
 
 def _read(x, index, rows_axis, pad):
     """x[index], or the pad value where the (padded) row or column index
-    falls outside x: `pad` is (top, left, value) or None."""
-    from tvm import te, tirx
+    falls outside x: `pad` is ((top, bottom, left, right), value) or None."""
+    from tvm import tirx
 
     if pad is None:
         return x[tuple(index)]
-    top, left, value = pad
+    (top, _, left, _), value = pad
     index = list(index)
     index[rows_axis] -= top
     index[rows_axis + 1] -= left
