@@ -20,15 +20,17 @@
 namespace mlir::stablehlo_tvm {
 
 void registerAllDialects(DialectRegistry &registry) {
+  // quant: a signature may name a quantized type before any stablehlo op
+  // has loaded the stablehlo dialect (which depends on quant).
   registry.insert<check::CheckDialect, chlo::CHLODialect, stablehlo::StableHLODialect,
-                  tvm::TVMDialect, func::FuncDialect>();
+                  tvm::TVMDialect, func::FuncDialect, quant::QuantDialect>();
   func::registerInlinerExtension(registry);
 }
 
 namespace {
 // The import, pass by pass: one definition for the tool and the module.
 constexpr const char *kImportPasses =
-    "stablehlo-drop-sharding,stablehlo-simplify,stablehlo-widen-sub-byte-integers,"
+    "stablehlo-drop-sharding,stablehlo-lower-quantized,stablehlo-simplify,stablehlo-widen-sub-byte-integers,"
     "stablehlo-inline-private-functions,"
     "stablehlo-lower-complex,stablehlo-isolate-loops,"
     "stablehlo-update-loop-slices-in-place,convert-stablehlo-to-tvm,"

@@ -165,3 +165,27 @@ func.func @ffi_config(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.custom_call @f(%x) {api_version = 4 : i32, backend_config = "x"} : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @quantized_add_storage(%a: tensor<3x!quant.uniform<i8:f32, 0.1>>, %b: tensor<3x!quant.uniform<i16:f32, 0.1>>) -> tensor<3x!quant.uniform<i8:f32, 0.1>> {
+  // expected-error @+1 {{requires the same type for all operands and results (quantized types may differ in scales and zero points only)}}
+  %0 = stablehlo.add %a, %b : (tensor<3x!quant.uniform<i8:f32, 0.1>>, tensor<3x!quant.uniform<i16:f32, 0.1>>) -> tensor<3x!quant.uniform<i8:f32, 0.1>>
+  return %0 : tensor<3x!quant.uniform<i8:f32, 0.1>>
+}
+
+// -----
+
+func.func @dequantize_type(%a: tensor<3x!quant.uniform<i8:f32, 0.1>>) -> tensor<3xf16> {
+  // expected-error @+1 {{result element type 'f16' must be the expressed type 'f32'}}
+  %0 = stablehlo.uniform_dequantize %a : (tensor<3x!quant.uniform<i8:f32, 0.1>>) -> tensor<3xf16>
+  return %0 : tensor<3xf16>
+}
+
+// -----
+
+func.func @quantize_to_float(%a: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{result must be a tensor of a quantized type}}
+  %0 = stablehlo.uniform_quantize %a : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

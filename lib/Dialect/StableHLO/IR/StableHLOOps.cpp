@@ -44,15 +44,78 @@ bool compatibleDims(int64_t a, int64_t b) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+bool mlir::stablehlo::haveSameBaselineElementType(Type a, Type b) {
+  if (a == b)
+    return true;
+  auto qa = dyn_cast<quant::QuantizedType>(a);
+  auto qb = dyn_cast<quant::QuantizedType>(b);
+  return qa && qb && qa.getStorageType() == qb.getStorageType() &&
+         qa.isSigned() == qb.isSigned() &&
+         qa.getStorageTypeMin() == qb.getStorageTypeMin() &&
+         qa.getStorageTypeMax() == qb.getStorageTypeMax() &&
+         qa.getExpressedType() == qb.getExpressedType();
+}
+
+LogicalResult
+mlir::OpTrait::stablehlo::verifySameBaselineOperandsAndResultType(
+    Operation *op) {
+  if (failed(impl::verifySameOperandsAndResultShape(op)))
+    return failure();
+  Type reference = getElementTypeOrSelf(op->getResult(0));
+  auto agrees = [&](Type type) {
+    return mlir::stablehlo::haveSameBaselineElementType(
+        getElementTypeOrSelf(type), reference);
+  };
+  if (!llvm::all_of(op->getOperandTypes(), agrees) ||
+      !llvm::all_of(op->getResultTypes(), agrees))
+    return op->emitOpError(
+        "requires the same type for all operands and results (quantized "
+        "types may differ in scales and zero points only)");
+  return success();
+}
+
 LogicalResult AbsOp::verify() {
   Type operandElement = getOperand().getType().getElementType();
   Type resultElement = getResult().getType().getElementType();
   Type expected = operandElement;
   if (auto complex = dyn_cast<ComplexType>(operandElement))
     expected = complex.getElementType();
-  if (resultElement != expected)
+  if (isa<quant::QuantizedType>(operandElement)
+          ? !haveSameBaselineElementType(resultElement, operandElement)
+          : resultElement != expected)
     return emitOpError() << "result element type " << resultElement
                          << " must be " << expected;
+  return success();
+}
+
+LogicalResult CompareOp::verify() {
+  if (!haveSameBaselineElementType(getLhs().getType().getElementType(),
+                                   getRhs().getType().getElementType()))
+    return emitOpError("requires the same element type for both operands "
+                       "(quantized types may differ in scales and zero "
+                       "points only)");
+  return success();
+}
+
+LogicalResult UniformQuantizeOp::verify() {
+  Type operand = getOperand().getType().getElementType();
+  auto result = dyn_cast<quant::QuantizedType>(getResult().getType().getElementType());
+  if (!result)
+    return emitOpError("result must be a tensor of a quantized type");
+  if (!isa<FloatType, quant::QuantizedType>(operand))
+    return emitOpError("operand must be a tensor of floats or of a quantized type");
+  return success();
+}
+
+LogicalResult UniformDequantizeOp::verify() {
+  auto operand = dyn_cast<quant::QuantizedType>(getOperand().getType().getElementType());
+  if (!operand)
+    return emitOpError("operand must be a tensor of a quantized type");
+  Type result = getResult().getType().getElementType();
+  if (result != operand.getExpressedType())
+    return emitOpError() << "result element type " << result
+                         << " must be the expressed type "
+                         << operand.getExpressedType();
   return success();
 }
 

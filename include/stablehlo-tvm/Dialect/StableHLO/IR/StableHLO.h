@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOTraits.h"
+
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLODialect.h.inc"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOEnums.h.inc"
 

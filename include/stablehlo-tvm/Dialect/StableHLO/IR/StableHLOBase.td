@@ -56,6 +56,12 @@ def HLO_TensorOrTokenOrTuple : AnyTypeOf<[HLO_Tensor, StableHLO_Token, HLO_Tuple
 def HLO_DimensionTensor : 1DTensorOf<[HLO_Int]>;
 def HLO_ScalarIntTensor : 0DTensorOf<[HLO_Int]>;
 
+// Operands and results agree up to quantization parameters (StableHLOTraits.h).
+def HLO_SameBaselineOperandsAndResultType
+    : NativeOpTrait<"SameBaselineOperandsAndResultType"> {
+  let cppNamespace = "::mlir::OpTrait::stablehlo";
+}
+
 class StableHLO_Op<string mnemonic, list<Trait> traits = []>
     : Op<StableHLO_Dialect, mnemonic, traits>;
 

@@ -40,9 +40,13 @@ class HLO_UnaryElementwiseOp<string mnemonic, list<Trait> traits = [],
 class HLO_BinaryElementwiseOp<string mnemonic, list<Trait> traits = [],
                               Type type = HLO_Tensor>
     : StableHLO_Op<mnemonic,
-        traits # [Pure, Elementwise, SameOperandsAndResultType]> {
+        traits # [Pure, Elementwise, HLO_SameBaselineOperandsAndResultType]> {
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
+  let builders = [
+    OpBuilder<(ins "Value":$lhs, "Value":$rhs),
+      [{ build($_builder, $_state, lhs.getType(), lhs, rhs); }]>
+  ];
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:`
       custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))
@@ -50,13 +54,21 @@ class HLO_BinaryElementwiseOp<string mnemonic, list<Trait> traits = [],
 }
 
 def HLO_FpOrComplexTensor : RankedTensorOf<[AnyFloat, AnyComplex]>;
+def HLO_FpComplexOrQuantizedTensor
+    : RankedTensorOf<[AnyFloat, AnyComplex, HLO_QuantizedInt]>;
+def HLO_FpOrQuantizedTensor : RankedTensorOf<[AnyFloat, HLO_QuantizedInt]>;
 
 // A transcendental op, which may carry a result_accuracy.
 class HLO_AccurateUnaryOp<string mnemonic>
-    : StableHLO_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
-  let arguments = (ins HLO_FpOrComplexTensor:$operand,
+    : StableHLO_Op<mnemonic,
+        [Pure, Elementwise, HLO_SameBaselineOperandsAndResultType]> {
+  let arguments = (ins HLO_FpComplexOrQuantizedTensor:$operand,
                        OptionalAttr<StableHLO_ResultAccuracy>:$result_accuracy);
-  let results = (outs HLO_FpOrComplexTensor:$result);
+  let results = (outs HLO_FpComplexOrQuantizedTensor:$result);
+  let builders = [
+    OpBuilder<(ins "Value":$operand),
+      [{ build($_builder, $_state, operand.getType(), operand, nullptr); }]>
+  ];
   let assemblyFormat = [{
     $operand attr-dict `:`
       custom<SameOperandsAndResultType>(type($operand), type($result))
@@ -70,7 +82,8 @@ def StableHLO_AbsOp : HLO_UnaryElementwiseOp<"abs", [], HLO_Tensor> {
   let summary = "elementwise absolute value (complex operands give their modulus)";
   let hasVerifier = 1;
 }
-def StableHLO_NegOp : HLO_UnaryElementwiseOp<"negate", [SameOperandsAndResultType]> {
+def StableHLO_NegOp : HLO_UnaryElementwiseOp<"negate",
+    [HLO_SameBaselineOperandsAndResultType]> {
   let summary = "elementwise negation";
 }
 def StableHLO_ExpOp : HLO_AccurateUnaryOp<"exponential"> {
@@ -135,11 +148,11 @@ def StableHLO_CbrtOp : HLO_AccurateUnaryOp<"cbrt"> {
   let summary = "elementwise cube root";
 }
 def StableHLO_CeilOp : HLO_UnaryElementwiseOp<"ceil",
-    [SameOperandsAndResultType], HLO_FpTensor> {
+    [HLO_SameBaselineOperandsAndResultType], HLO_FpOrQuantizedTensor> {
   let summary = "elementwise ceiling";
 }
 def StableHLO_FloorOp : HLO_UnaryElementwiseOp<"floor",
-    [SameOperandsAndResultType], HLO_FpTensor> {
+    [HLO_SameBaselineOperandsAndResultType], HLO_FpOrQuantizedTensor> {
   let summary = "elementwise floor";
 }
 def StableHLO_CosineOp : HLO_AccurateUnaryOp<"cosine"> {
@@ -158,15 +171,15 @@ def StableHLO_Log1pOp : HLO_AccurateUnaryOp<"log_plus_one"> {
   let summary = "elementwise log(1 + x)";
 }
 def StableHLO_RoundOp : HLO_UnaryElementwiseOp<"round_nearest_afz",
-    [SameOperandsAndResultType], HLO_FpTensor> {
+    [HLO_SameBaselineOperandsAndResultType], HLO_FpOrQuantizedTensor> {
   let summary = "elementwise rounding, ties away from zero";
 }
 def StableHLO_RoundNearestEvenOp : HLO_UnaryElementwiseOp<"round_nearest_even",
-    [SameOperandsAndResultType], HLO_FpTensor> {
+    [HLO_SameBaselineOperandsAndResultType], HLO_FpOrQuantizedTensor> {
   let summary = "elementwise rounding, ties to even";
 }
 def StableHLO_SignOp : HLO_UnaryElementwiseOp<"sign",
-    [SameOperandsAndResultType]> {
+    [HLO_SameBaselineOperandsAndResultType]> {
   let summary = "elementwise sign: -1, 0 or 1 (NaN stays NaN)";
 }
 def StableHLO_PopulationCountOp : HLO_UnaryElementwiseOp<"popcnt",
@@ -207,7 +220,8 @@ def StableHLO_ReducePrecisionOp : StableHLO_Op<"reduce_precision",
   }];
 }
 
-def StableHLO_Atan2Op : HLO_BinaryElementwiseOp<"atan2", [], HLO_FpOrComplexTensor> {
+def StableHLO_Atan2Op : HLO_BinaryElementwiseOp<"atan2", [],
+    HLO_FpComplexOrQuantizedTensor> {
   let summary = "elementwise atan2(lhs, rhs)";
 }
 def StableHLO_PowOp : HLO_BinaryElementwiseOp<"power"> {
@@ -256,18 +270,26 @@ def StableHLO_UniformQuantizeOp : StableHLO_Op<"uniform_quantize",
   let summary = "quantize floats (or requantize) to a quantized type";
   let arguments = (ins HLO_Tensor:$operand);
   let results = (outs HLO_Tensor:$result);
-  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $operand attr-dict `:`
+      custom<SameOperandsAndResultType>(type($operand), type($result))
+  }];
+  let hasVerifier = 1;
 }
 def StableHLO_UniformDequantizeOp : StableHLO_Op<"uniform_dequantize",
     [Pure, Elementwise, SameOperandsAndResultShape]> {
   let summary = "dequantize to the expressed float type";
   let arguments = (ins HLO_Tensor:$operand);
   let results = (outs HLO_FpTensor:$result);
-  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $operand attr-dict `:`
+      custom<SameOperandsAndResultType>(type($operand), type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_CompareOp : StableHLO_Op<"compare",
-    [Pure, Elementwise, SameOperandsAndResultShape, SameTypeOperands]> {
+    [Pure, Elementwise, SameOperandsAndResultShape]> {
   let summary = "elementwise comparison";
   let arguments = (ins
     HLO_Tensor:$lhs,
@@ -280,6 +302,7 @@ def StableHLO_CompareOp : StableHLO_Op<"compare",
     $comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)?
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_SelectOp : StableHLO_Op<"select", [Pure]> {
