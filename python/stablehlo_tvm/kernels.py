@@ -58,20 +58,28 @@ def _as_unsigned(x):
     return tir.Cast(u, x)
 
 
-def _in_unsigned(fn, fold=None):
+def _in_unsigned(fn, fold=None, exact_in_int64=False):
     """An integer op computed on the operands' bits read as unsigned: it
     wraps on overflow (TIR's signed arithmetic may not) and gives the
     unsigned meaning where that matters. Constant operands are folded here
-    (`fold` on Python ints), since TVM's folder rejects unsigned underflow."""
+    (`fold` on Python ints), since TVM's folder rejects unsigned underflow.
+
+    `exact_in_int64`: the op (add, subtract, multiply) has the same low bits
+    on signed and unsigned readings, so below 64 bits it is computed exactly
+    in int64 and truncated. No narrow unsigned cast of a signed value then
+    reaches TVM's simplifier, which takes such casts to keep the value and
+    so turned `float(int32(uint32(x) + 3))` into a huge float for negative x."""
 
     def op(args, attrs, dtype):
         tir = _tir()
         if dtype == "bool":
             return fn(*args)
+        bits = int(dtype[3:])
         if fold is not None and all(isinstance(a, tir.IntImm) for a in args):
-            bits = int(dtype[3:])
             value = fold(*[int(a.value) & ((1 << bits) - 1) for a in args]) & ((1 << bits) - 1)
             return tir.IntImm(dtype, value - (1 << bits) if value >= 1 << (bits - 1) else value)
+        if exact_in_int64 and bits < 64:
+            return tir.Cast(dtype, fn(*[_as("int64", a) for a in args]))
         return _as(dtype, fn(*[_as_unsigned(a) for a in args]))
 
     return op
@@ -85,7 +93,7 @@ def _subi(args, attrs, dtype):
     if isinstance(a, tir.IntImm) and a.value == 0 and not isinstance(b, tir.IntImm) and dtype != "bool":
         u = _unsigned(dtype)
         return _as(dtype, tir.bitwise_not(_as(u, b)) + tir.IntImm(u, 1))
-    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y)(args, attrs, dtype)
+    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y, exact_in_int64=True)(args, attrs, dtype)
 
 
 def _signed(fn):
@@ -259,9 +267,9 @@ def _math(name: str):
 def _table() -> dict[str, Callable[[list, dict, str], Any]]:
     tir = _tir()
     return {
-        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b),
+        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b, exact_in_int64=True),
         "arith.subi": _subi,
-        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b),
+        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b, exact_in_int64=True),
         "arith.divsi": _signed(tir.truncdiv),
         "arith.remsi": _signed(tir.truncmod),
         "arith.divui": _in_unsigned(tir.truncdiv),

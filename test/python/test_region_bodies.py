@@ -75,3 +75,23 @@ def test_reduce_with_a_rounding_body():
         return jax.lax.reduce(x, np.float32(-np.inf), lambda a, b: jnp.maximum(a, jnp.floor(b)), (1,))
 
     assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32"])
+def test_narrow_integer_arithmetic_widened_in_a_body(dtype):
+    # A body adding, subtracting and multiplying narrow integers, then taking
+    # the result to float, fed by a tensor computed in the same program (so
+    # the reduce shares a compiled function with its producer): negative
+    # values must stay negative.
+    x = np.array([[-10, 1, 2, -20], [-3, 4, -5, 6], [7, -8, 9, -1]], dtype=np.float32)
+
+    def f(x):
+        v = x.astype(dtype)
+
+        def body(acc, b):
+            wide = (b.astype(jnp.int32) - np.int32(-3)) * np.int32(-2) + np.int32(-1)
+            return (acc.astype(jnp.float32) + wide.astype(jnp.float32)).astype(dtype)
+
+        return jax.lax.reduce(v, np.array(0, dtype), body, (0,))
+
+    assert_matches_jax(f, x)
