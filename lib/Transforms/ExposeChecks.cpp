@@ -50,8 +50,14 @@ std::optional<Check> asCheck(Operation *op) {
   MLIRContext *ctx = op->getContext();
   if (auto call = dyn_cast<stablehlo::CustomCallOp>(op)) {
     StringRef target = call.getCallTargetName();
+    // The quantized corpus's `check.eq` yields its verdict, which at most
+    // the function returns: the harness judges instead.
+    bool verdictOnlyReturned =
+        call.getNumResults() == 1 &&
+        llvm::all_of(call->getResult(0).getUsers(),
+                     [](Operation *user) { return isa<func::ReturnOp>(user); });
     if (!target.consume_front("check.") || call.getNumOperands() != 2 ||
-        call.getNumResults() != 0)
+        (call.getNumResults() != 0 && !verdictOnlyReturned))
       return std::nullopt;
     DictionaryAttr how = judgement(ctx, target);
     if (target == "expect_almost_eq")
@@ -156,6 +162,10 @@ struct ExposeChecksPass : impl::ExposeChecksBase<ExposeChecksPass> {
       std::optional<Check> check = asCheck(&op);
       if (!check)
         continue;
+      for (Value verdict : op.getResults()) {
+        llvm::erase(results, verdict);
+        verdict.dropAllUses(); // the old return, replaced below
+      }
       results.append({check->actual, check->expected});
       judgements.push_back(check->judgement);
       op.erase();

@@ -57,3 +57,20 @@ func.func private @twice(%x: tensor<4xui8>) -> tensor<4xui8> {
   %0 = stablehlo.add %x, %x : tensor<4xui8>
   func.return %0 : tensor<4xui8>
 }
+
+// -----
+
+// The quantized corpus's `check.eq` yields its verdict, which @main returns:
+// the verdict leaves the results, the harness judges the pair instead.
+// CHECK-LABEL: func.func @main() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+// CHECK-SAME: stablehlo_tvm.checks = [{kind = "eq", tolerance = 1.000000e-04 : f64}]
+// CHECK: %[[X:.*]] = stablehlo.constant dense<[1.000000e+00, 2.000000e+00]>
+// CHECK: %[[E:.*]] = stablehlo.constant dense<[1.000000e+00, 2.000010e+00]>
+// CHECK-NOT: check.eq
+// CHECK: return %[[X]], %[[E]], %[[X]] : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+func.func @main() -> (tensor<2xf32>, tensor<i1>) {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %e = stablehlo.constant dense<[1.0, 2.00001]> : tensor<2xf32>
+  %v = stablehlo.custom_call @check.eq(%e, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+  return %x, %v : tensor<2xf32>, tensor<i1>
+}

@@ -62,6 +62,34 @@ def WidenSubByteIntegers : Pass<"stablehlo-widen-sub-byte-integers",
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 
+def LowerQuantized : Pass<"stablehlo-lower-quantized", "ModuleOp"> {
+  let summary = "Lower quantized tensors to integer code on their storage type";
+  let description = [{
+    A `!quant.uniform<storage:expressed, scale:zero_point>` tensor (per
+    tensor or per axis) holds storage integers q meaning
+    (q - zero_point) * scale. `uniform_quantize` becomes
+    clamp(round_nearest_even(x / scale + zero_point)) converted to the
+    storage type; `uniform_dequantize` becomes (q - zero_point) * scale, the
+    difference taken in i32 (or i64) so it cannot wrap. `dot_general` and
+    `convolution` of quantized operands multiply storage values minus zero
+    points in i32 and scale the sums once, by lhs_scale * rhs_scale /
+    result_scale per output channel, into the result's storage type. Other
+    computing ops follow the spec's dequantize-op-quantize definition. Data
+    movement ops and ops with regions keep storage values as they are (the
+    ops in their bodies are lowered like any other). Last, every quantized
+    type (values, block arguments, signatures) becomes its storage type, so
+    a quantized argument or result is passed as its storage integers.
+
+    ```mlir
+    %1 = stablehlo.uniform_quantize %0 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+    ```
+    becomes a divide by 0.5, an add of -3, round_nearest_even, a clamp to
+    [-128, 127] and a convert to `tensor<4xi8>`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::stablehlo::StableHLODialect"];
+}
+
 def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
   let summary = "Remove Shardy (sdy) sharding ops, meaningless on one device";
   let description = [{
@@ -90,7 +118,9 @@ def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
     entry's results; the attribute `stablehlo_tvm.checks` lists, in order, how
     each pair is judged: `{kind, tolerance, min_ulp_difference,
     max_ulp_difference}` as the check states them (the custom_call forms: 1e-3
-    for `expect_almost_eq`, 1e-4 for `eq`, 0 to 3 ULP for `expect_close`). A
+    for `expect_almost_eq`, 1e-4 for `eq`, 0 to 3 ULP for `expect_close`;
+    a check's own i1 verdict, which at most the entry returns, is dropped from
+    the results, as the harness judges in its place). A
     `call @inputs()` becomes arguments of the entry and `@inputs` becomes
     public, so the harness feeds the inputs at run time and nothing is folded
     at compile time.
