@@ -59,7 +59,9 @@ class _Rewriter(PyExprMutator):
             o, _, kh, kw = _ints(ws.shape.values)
         except TypeError:  # symbolic shapes
             return None
-        if xs.dtype not in ("float32", "float64") or ws.dtype != xs.dtype:
+        # Integer convolutions (int8 x int8 summed in int32: quantized code)
+        # take the same route to the matmul schedule.
+        if xs.dtype not in _DTYPES or ws.dtype != xs.dtype:
             return None
         sh, sw = _ints(attrs.strides)
         dh, dw = _ints(attrs.dilation)
@@ -149,6 +151,9 @@ class _Rewriter(PyExprMutator):
         product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
         nhwc = bb.emit(relax.op.reshape(product, [n, oh, ow, o]))
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
+
+
+_DTYPES = ("float32", "float64", "int8", "uint8", "int16", "int32")
 
 
 def _read(x, index, rows_axis, pad):

@@ -18,11 +18,13 @@ def fusion_passes(blas="loops") -> list:
     loops), "all" or True, False (none); see `blas.MatmulOnBlas`."""
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
+    from .int8_matmul import Int8MatmulOnVnni
 
     return [
         relax.backend.DispatchSampling(),
         relax.backend.DispatchSortScan(),
         ConvAsMatmul,
+        Int8MatmulOnVnni,
         *([MatmulOnBlas("all" if blas is True else blas)] if blas else []),
         relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
         relax.transform.LegalizeOps(),
