@@ -172,10 +172,9 @@ Value toStorage(OpBuilder &b, Location loc, Value x, const Quantization &q,
         parameters(b, loc, withElement(x, element), asDoubles(q.zeroPoints),
                    q.axis));
   x = stablehlo::RoundNearestEvenOp::create(b, loc, x.getType(), x);
-  x = stablehlo::ClampOp::create(
-      b, loc, x.getType(),
-      scalar(b, loc, element, double(q.type.getStorageTypeMin())), x,
-      scalar(b, loc, element, double(q.type.getStorageTypeMax())));
+  Value low = scalar(b, loc, element, double(q.type.getStorageTypeMin()));
+  Value high = scalar(b, loc, element, double(q.type.getStorageTypeMax()));
+  x = stablehlo::ClampOp::create(b, loc, x.getType(), low, x, high);
   Value stored = stablehlo::ConvertOp::create(
       b, loc, type.clone(storageElementType(q.type)), x);
   return stablehlo::BitcastConvertOp::create(b, loc, type, stored);
@@ -268,6 +267,102 @@ std::optional<Channels> combine(const Channels &a, const Channels &b,
   return c;
 }
 
+/// x summed over `dims` (i32), the others kept in order.
+Value sumOver(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(dims, d))
+      kept.push_back(type.getDimSize(d));
+  Type i32 = b.getI32Type();
+  auto scalarType = RankedTensorType::get({}, i32);
+  Value zero = stablehlo::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(scalarType, b.getI32IntegerAttr(0)));
+  auto reduce = stablehlo::ReduceOp::create(
+      b, loc, TypeRange{RankedTensorType::get(kept, i32)}, ValueRange{x},
+      ValueRange{zero}, b.getDenseI64ArrayAttr(dims));
+  Block *body = b.createBlock(&reduce.getBody(), {}, {scalarType, scalarType},
+                              {loc, loc});
+  Value sum = stablehlo::AddOp::create(b, loc, body->getArgument(0),
+                                       body->getArgument(1));
+  stablehlo::ReturnOp::create(b, loc, ValueRange{sum});
+  b.setInsertionPointAfter(reduce);
+  return reduce.getResult(0);
+}
+
+/// The product's sums of (lhs - lhs zero point) * (rhs - rhs zero point),
+/// in i32. Storage integers of 8 bits or fewer feed the product as they are
+/// (an int8 x int8 product summing in i32 has fast kernels) when the zero
+/// points are 0, or for dot_general when only lhs's is not: its share,
+/// lhs_zero_point * (rhs summed over the contracting dimensions), is then
+/// subtracted. Otherwise both operands are centered in i32 first.
+Value integerSums(OpBuilder &b, Operation *op, const Quantization &ql,
+                  const Quantization &qr, RankedTensorType type) {
+  Location loc = op->getLoc();
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Type i32 = b.getI32Type();
+  auto product = [&](Value l, Value r) {
+    OperationState state(loc, op->getName().getStringRef(), ValueRange{l, r},
+                         TypeRange{type}, op->getAttrs());
+    return b.create(state)->getResult(0);
+  };
+  bool narrow = ql.type.getStorageTypeIntegralWidth() <= 8 &&
+                qr.type.getStorageTypeIntegralWidth() <= 8 &&
+                storageElementType(ql.type) == storageElementType(qr.type);
+  auto dot = dyn_cast<stablehlo::DotGeneralOp>(op);
+  // (Operands are built in order: arguments of one call would not be.)
+  if (!narrow || !qr.zeroPointsAreZero() ||
+      (!ql.zeroPointsAreZero() && !dot)) {
+    Value l = centered(b, loc, lhs, i32);
+    Value r = centered(b, loc, rhs, i32);
+    return product(l, r);
+  }
+  Value l = storage(b, loc, lhs);
+  Value r = storage(b, loc, rhs);
+  Value sums = product(l, r);
+  if (ql.zeroPointsAreZero())
+    return sums;
+  auto dims = dot.getDotDimensionNumbers();
+  Value rhsWide = stablehlo::ConvertOp::create(b, loc, withElement(rhs, i32),
+                                               storage(b, loc, rhs));
+  // Kept rhs dimensions: batch first, then free (the result's order), as
+  // sumOver keeps them in rhs's order; a transpose puts batch first.
+  SmallVector<int64_t> order(dims.getRhsBatchingDimensions());
+  int64_t rhsRank = cast<RankedTensorType>(rhs.getType()).getRank();
+  for (int64_t d = 0; d < rhsRank; ++d)
+    if (!llvm::is_contained(dims.getRhsBatchingDimensions(), d) &&
+        !llvm::is_contained(dims.getRhsContractingDimensions(), d))
+      order.push_back(d);
+  SmallVector<int64_t> kept = llvm::to_vector(order);
+  llvm::sort(kept);
+  SmallVector<int64_t> permutation = llvm::map_to_vector(order, [&](int64_t d) {
+    return int64_t(llvm::find(kept, d) - kept.begin());
+  });
+  Value rhsSums = sumOver(b, loc, rhsWide, dims.getRhsContractingDimensions());
+  if (!llvm::is_sorted(order)) {
+    auto sumsType = cast<RankedTensorType>(rhsSums.getType());
+    SmallVector<int64_t> shape = llvm::map_to_vector(
+        permutation, [&](int64_t p) { return sumsType.getDimSize(p); });
+    rhsSums = stablehlo::TransposeOp::create(
+        b, loc, RankedTensorType::get(shape, i32), rhsSums,
+        b.getDenseI64ArrayAttr(permutation));
+  }
+  // Into the result's shape: batch dims lead, rhs's free dims end it.
+  int64_t batch = dims.getRhsBatchingDimensions().size();
+  int64_t free = order.size() - batch;
+  SmallVector<int64_t> into;
+  for (int64_t d = 0; d < batch; ++d)
+    into.push_back(d);
+  for (int64_t d = 0; d < free; ++d)
+    into.push_back(type.getRank() - free + d);
+  Value spread = stablehlo::BroadcastInDimOp::create(
+      b, loc, type, rhsSums, b.getDenseI64ArrayAttr(into));
+  Value zeroPoint =
+      parameters(b, loc, type, {double(ql.zeroPoints.front())}, -1);
+  Value shares = stablehlo::MulOp::create(b, loc, spread, zeroPoint);
+  return stablehlo::SubtractOp::create(b, loc, sums, shares);
+}
+
 /// dot_general or convolution of two quantized operands: the products of
 /// storage values minus zero points, summed in i32 (exact), then scaled once
 /// by lhs_scale * rhs_scale / result_scale into the result's storage type
@@ -300,11 +395,7 @@ LogicalResult lowerIntegerProduct(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   Type i32 = b.getI32Type();
-  OperationState state(loc, op->getName().getStringRef(),
-                       ValueRange{centered(b, loc, lhs, i32),
-                                  centered(b, loc, rhs, i32)},
-                       TypeRange{resultType.clone(i32)}, op->getAttrs());
-  Value sums = b.create(state)->getResult(0);
+  Value sums = integerSums(b, op, *ql, *qr, resultType.clone(i32));
 
   Value result;
   bool unitMultiplier = llvm::all_of(multiplier->values, [](double m) {

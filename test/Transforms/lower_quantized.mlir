@@ -10,8 +10,8 @@
 // CHECK: %[[Z:.*]] = stablehlo.constant dense<-3.000000e+00> : tensor<4xf32>
 // CHECK: %[[A:.*]] = stablehlo.add %[[D]], %[[Z]]
 // CHECK: %[[R:.*]] = stablehlo.round_nearest_even %[[A]]
-// CHECK: %[[MAX:.*]] = stablehlo.constant dense<1.270000e+02> : tensor<f32>
 // CHECK: %[[MIN:.*]] = stablehlo.constant dense<-1.280000e+02> : tensor<f32>
+// CHECK: %[[MAX:.*]] = stablehlo.constant dense<1.270000e+02> : tensor<f32>
 // CHECK: %[[C:.*]] = stablehlo.clamp %[[MIN]], %[[R]], %[[MAX]]
 // CHECK: %[[Q:.*]] = stablehlo.convert %[[C]] : (tensor<4xf32>) -> tensor<4xi8>
 // The zero point is subtracted in i32, where it cannot wrap.
@@ -66,17 +66,34 @@ func.func @tanh_add(%a: tensor<3x!quant.uniform<i8:f32, 0.1:-2>>, %b: tensor<3x!
 
 // -----
 
-// A product into i32 whose scale is lhs_scale * rhs_scale: the i32 sums of
-// centered storage values are the result's storage, with no rescaling.
+// A product into i32 whose scale is lhs_scale * rhs_scale: the i32 sums are
+// the result's storage, with no rescaling. Int8 storage feeds the product as
+// it is; lhs's zero point takes its share, 5 * (rhs summed over K), off.
 // CHECK-LABEL: func.func @dot_i32(%arg0: tensor<2x4xi8>, %arg1: tensor<4x3xi8>) -> tensor<2x3xi32>
-// CHECK: %[[L:.*]] = stablehlo.convert %arg0 : (tensor<2x4xi8>) -> tensor<2x4xi32>
-// CHECK: %[[ZP:.*]] = stablehlo.constant dense<5> : tensor<2x4xi32>
-// CHECK: %[[LC:.*]] = stablehlo.subtract %[[L]], %[[ZP]]
+// CHECK: %[[D:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x4xi8>, tensor<4x3xi8>) -> tensor<2x3xi32>
 // CHECK: %[[R:.*]] = stablehlo.convert %arg1 : (tensor<4x3xi8>) -> tensor<4x3xi32>
-// CHECK: %[[D:.*]] = stablehlo.dot_general %[[LC]], %[[R]], contracting_dims = [1] x [0] : (tensor<2x4xi32>, tensor<4x3xi32>) -> tensor<2x3xi32>
-// CHECK-NEXT: return %[[D]] : tensor<2x3xi32>
+// CHECK: %[[SUMS:.*]] = stablehlo.reduce(%[[R]] init: %{{.*}}) applies stablehlo.add across dimensions = [0] : (tensor<4x3xi32>, tensor<i32>) -> tensor<3xi32>
+// CHECK: %[[B:.*]] = stablehlo.broadcast_in_dim %[[SUMS]], dims = [1] : (tensor<3xi32>) -> tensor<2x3xi32>
+// CHECK: %[[ZP:.*]] = stablehlo.constant dense<5> : tensor<2x3xi32>
+// CHECK: %[[SHARE:.*]] = stablehlo.multiply %[[B]], %[[ZP]]
+// CHECK: %[[OUT:.*]] = stablehlo.subtract %[[D]], %[[SHARE]]
+// CHECK-NEXT: return %[[OUT]] : tensor<2x3xi32>
 func.func @dot_i32(%a: tensor<2x4x!quant.uniform<i8:f32, 0.5:5>>, %b: tensor<4x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.125>> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x4x!quant.uniform<i8:f32, 0.5:5>>, tensor<4x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.125>>
+  return %0 : tensor<2x3x!quant.uniform<i32:f32, 0.125>>
+}
+
+// -----
+
+// Wider storage: both operands centered in i32 first.
+// CHECK-LABEL: func.func @dot_centered(%arg0: tensor<2x4xi16>, %arg1: tensor<4x3xi16>)
+// CHECK: %[[L:.*]] = stablehlo.convert %arg0 : (tensor<2x4xi16>) -> tensor<2x4xi32>
+// CHECK: %[[ZP:.*]] = stablehlo.constant dense<5> : tensor<2x4xi32>
+// CHECK: %[[LC:.*]] = stablehlo.subtract %[[L]], %[[ZP]]
+// CHECK: %[[R:.*]] = stablehlo.convert %arg1 : (tensor<4x3xi16>) -> tensor<4x3xi32>
+// CHECK: stablehlo.dot_general %[[LC]], %[[R]], contracting_dims = [1] x [0] : (tensor<2x4xi32>, tensor<4x3xi32>) -> tensor<2x3xi32>
+func.func @dot_centered(%a: tensor<2x4x!quant.uniform<i16:f32, 0.5:5>>, %b: tensor<4x3x!quant.uniform<i16:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.125>> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x4x!quant.uniform<i16:f32, 0.5:5>>, tensor<4x3x!quant.uniform<i16:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i32:f32, 0.125>>
   return %0 : tensor<2x3x!quant.uniform<i32:f32, 0.125>>
 }
 

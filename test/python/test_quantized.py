@@ -180,6 +180,20 @@ def test_dot_general_into_i32_matches_xla(rhs):
     assert_close(tvm(text, args), xla(text, args)[0])
 
 
+def test_dot_general_with_batch_after_free_dimensions_matches_xla():
+    # rhs [K, N, batch]: lhs's zero point takes its share from rhs summed over
+    # K, moved to the result's (batch, ..., N) order.
+    lhs_q, rhs_q = QUANTIZATIONS["i8"], QUANTIZATIONS["narrow_range"]
+    a, b = (5, 2, 4), (4, 3, 2)
+    body = [
+        f"%r = stablehlo.dot_general %q0, %q1, batching_dims = [1] x [2], contracting_dims = [2] x [0] : "
+        f"({t(a, lhs_q)}, {t(b, rhs_q)}) -> {t((2, 5, 3), I32)}"
+    ]
+    text = program([a, b], [lhs_q, rhs_q], body, (2, 5, 3), I32)
+    args = inputs([a, b], seed=10)
+    assert_close(tvm(text, args), xla(text, args)[0])
+
+
 def test_per_axis_convolution_into_i32_matches_xla():
     lhs_q, rhs_q = QUANTIZATIONS["i8"], "!quant.uniform<i8:f32:2, {0.1,0.2,0.04}>"
     x, w, out = (2, 7, 4), (3, 4, 3), (2, 7, 3)
