@@ -479,6 +479,106 @@ def mixed_precision_mlp():
     return apply, (layers, jnp.asarray(rng.standard_normal((64, 256)), jnp.float32))
 
 
+# Quantized inference as JAX code writes it by hand (AQT's way): weights
+# quantized per output channel to int8 ahead of time, activations per tensor
+# at run time, int8 x int8 products summed in int32 and rescaled once. Each
+# has a float twin of the same shapes, to compare int8 and float builds.
+
+
+def _int8_weights(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Symmetric per-output-channel (last axis) int8 weights and scales."""
+    scale = np.maximum(np.abs(w).max(axis=tuple(range(w.ndim - 1))), 1e-8) / 127.0
+    return np.clip(np.round(w / scale), -127, 127).astype(np.int8), scale.astype(np.float32)
+
+
+def _quantize_activation(x):
+    import jax.numpy as jnp
+
+    scale = jnp.maximum(jnp.max(jnp.abs(x)), 1e-8) / 127.0
+    return jnp.clip(jnp.round(x / scale), -127, 127).astype(jnp.int8), scale
+
+
+def _mlp_weights():
+    rng = _rng()
+    return [rng.standard_normal((m, n)).astype(np.float32) / np.sqrt(m) for m, n in [(512, 1024), (1024, 1024), (1024, 10)]]
+
+
+def int8_mlp():
+    import jax
+    import jax.numpy as jnp
+
+    layers = [_int8_weights(w) for w in _mlp_weights()]
+
+    def apply(layers, x):
+        h = x
+        for i, (w, w_scale) in enumerate(layers):
+            q, scale = _quantize_activation(h)
+            acc = jax.lax.dot_general(q, w, (((1,), (0,)), ((), ())), preferred_element_type=jnp.int32)
+            h = acc.astype(jnp.float32) * (scale * w_scale)
+            if i < len(layers) - 1:
+                h = jax.nn.relu(h)
+        return h
+
+    return apply, ([(jnp.asarray(w), jnp.asarray(s)) for w, s in layers], jnp.asarray(_rng(1).standard_normal((64, 512)), jnp.float32))
+
+
+def float_mlp():
+    import jax
+    import jax.numpy as jnp
+
+    def apply(layers, x):
+        h = x
+        for i, w in enumerate(layers):
+            h = h @ w
+            if i < len(layers) - 1:
+                h = jax.nn.relu(h)
+        return h
+
+    return apply, ([jnp.asarray(w) for w in _mlp_weights()], jnp.asarray(_rng(1).standard_normal((64, 512)), jnp.float32))
+
+
+def _cnn_weights():
+    rng = _rng()
+    return [rng.standard_normal((3, 3, cin, cout)).astype(np.float32) / np.sqrt(9 * cin) for cin, cout in [(16, 32), (32, 64), (64, 64)]]
+
+
+def _conv(x, w, preferred=None):
+    import jax
+
+    return jax.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), preferred_element_type=preferred
+    )
+
+
+def int8_cnn():
+    import jax
+    import jax.numpy as jnp
+
+    layers = [_int8_weights(w) for w in _cnn_weights()]
+
+    def apply(layers, x):
+        h = x
+        for w, w_scale in layers:
+            q, scale = _quantize_activation(h)
+            h = jax.nn.relu(_conv(q, w, jnp.int32).astype(jnp.float32) * (scale * w_scale))
+        return jnp.mean(h, axis=(1, 2))
+
+    return apply, ([(jnp.asarray(w), jnp.asarray(s)) for w, s in layers], jnp.asarray(_rng(1).standard_normal((8, 32, 32, 16)), jnp.float32))
+
+
+def float_cnn():
+    import jax
+    import jax.numpy as jnp
+
+    def apply(layers, x):
+        h = x
+        for w in layers:
+            h = jax.nn.relu(_conv(h, w))
+        return jnp.mean(h, axis=(1, 2))
+
+    return apply, ([jnp.asarray(w) for w in _cnn_weights()], jnp.asarray(_rng(1).standard_normal((8, 32, 32, 16)), jnp.float32))
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -490,6 +590,10 @@ CASES = [
     Case("keras_hub_gpt2", "model", keras_hub_gpt2),
     Case("equinox_mlp", "model", equinox_mlp),
     Case("mixed_precision_mlp", "model", mixed_precision_mlp, rtol=5e-2),
+    Case("int8_mlp", "quantized", int8_mlp, rtol=1e-2),
+    Case("float_mlp", "quantized", float_mlp),
+    Case("int8_cnn", "quantized", int8_cnn, rtol=1e-2),
+    Case("float_cnn", "quantized", float_cnn),
     Case("jraph_gcn", "model", jraph_gcn),
     Case("flax_lstm_scan", "loop", flax_lstm_scan, loops=True),
     Case("flax_bigru", "loop", flax_bigru, loops=True),

@@ -340,11 +340,14 @@ LATER_OPS = {
 }
 
 
+def quantized(result: dict[str, Any]) -> bool:
+    path = result["file"].replace(os.sep, "/")
+    return "/quantized/" in path or any(op.startswith("stablehlo.uniform_") for op in result["ops"])
+
+
 def single_device_static(result: dict[str, Any]) -> bool:
     """Static shapes, no quantized types (the whole single-device opset)."""
-    path = result["file"].replace(os.sep, "/")
-    quantized = "/quantized/" in path or any(op.startswith("stablehlo.uniform_") for op in result["ops"])
-    return "/dynamic/" not in path and not quantized
+    return "/dynamic/" not in result["file"].replace(os.sep, "/") and not quantized(result)
 
 
 def in_first_scope(result: dict[str, Any]) -> bool:
@@ -403,6 +406,13 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
         c = collections.Counter(r["status"] for r in single)
         lines += ["", f"Of the {len(single)} of those with static shapes and no quantized types (every op): {_rate(c)}."]
         missed = sorted((r for r in single if r["status"] != "pass"), key=lambda r: r["file"])
+        if missed:
+            lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
+            lines += [f"| {_corpus_key(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed]
+        quant = [r for r in xla_pass if quantized(r)]
+        c = collections.Counter(r["status"] for r in quant)
+        lines += ["", f"Of the {len(quant)} of those with quantized types: {_rate(c)}."]
+        missed = sorted((r for r in quant if r["status"] != "pass"), key=lambda r: r["file"])
         if missed:
             lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
             lines += [f"| {_corpus_key(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed]
