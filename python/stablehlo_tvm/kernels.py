@@ -79,7 +79,12 @@ def _in_unsigned(fn, fold=None, exact_in_int64=False):
             value = fold(*[int(a.value) & ((1 << bits) - 1) for a in args]) & ((1 << bits) - 1)
             return tir.IntImm(dtype, value - (1 << bits) if value >= 1 << (bits - 1) else value)
         if exact_in_int64 and bits < 64:
-            return tir.Cast(dtype, fn(*[_as("int64", a) for a in args]))
+            # Wrapped into the type's range before the cast: TVM's folder
+            # rejects an out-of-range constant instead of wrapping it.
+            half = tir.IntImm("int64", 1 << (bits - 1))
+            exact = fn(*[_as("int64", a) for a in args])
+            wrapped = tir.bitwise_and(exact + half, tir.IntImm("int64", (1 << bits) - 1)) - half
+            return tir.Cast(dtype, wrapped)
         return _as(dtype, fn(*[_as_unsigned(a) for a in args]))
 
     return op

@@ -31,11 +31,27 @@ class Oracle:
         self._context = jax_mlir.make_ir_context()
         # The interpreter tests use a `check` dialect jaxlib does not have.
         self._context.allow_unregistered_dialects = True
+        _load_quant_dialect(self._context)
 
     def generic(self, text: str) -> str:
         with self._context:
             module = self._ir.Module.parse(text)
             return module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+
+
+# A module with a quantized type, as a portable artifact: reading one loads
+# the quant dialect, which jaxlib's Python contexts do not register.
+_QUANTIZED = """func.func @main(%x: tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 1.0>> {
+  %0 = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 1.0>>
+}"""
+
+
+def _load_quant_dialect(context) -> None:
+    from jaxlib.mlir.dialects import stablehlo
+
+    artifact = stablehlo.serialize_portable_artifact_str(_QUANTIZED, stablehlo.get_current_version())
+    stablehlo.deserialize_portable_artifact(context, artifact)
 
 
 # Ops of the `check` test dialect: ours prints them in its own syntax, which

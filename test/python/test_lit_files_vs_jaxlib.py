@@ -29,8 +29,6 @@ def oracle():
 JAXLIB_CANNOT_READ = {
     "invalid.mlir": "verifier errors on purpose",
     "malformed.mlir": "syntax errors on purpose",
-    "quantized.mlir": "jaxlib 0.10.2 rejects !quant.uniform element types in its own "
-    "verifier (it does so for the corpus's quantized files too)",
 }
 
 
