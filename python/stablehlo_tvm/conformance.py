@@ -362,6 +362,17 @@ def _rate(counter: collections.Counter) -> str:
     return f"{counter['pass']}/{total} ({100.0 * counter['pass'] / total:.1f}%)" if total else "-"
 
 
+def _subset(results: list[dict[str, Any]], what: str) -> list[str]:
+    """Report lines: the pass rate of `results`, then those not passing."""
+    c = collections.Counter(r["status"] for r in results)
+    lines = ["", f"Of the {len(results)} of those {what}: {_rate(c)}."]
+    missed = sorted((r for r in results if r["status"] != "pass"), key=lambda r: r["file"])
+    if missed:
+        lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
+        lines += [f"| {_corpus_key(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed]
+    return lines
+
+
 def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] | None = None, title: str = "") -> None:
     overall = collections.Counter(r["status"] for r in results)
     by_op: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -402,20 +413,8 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
             lines += [
                 f"| {os.path.basename(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed
             ]
-        single = [r for r in xla_pass if single_device_static(r)]
-        c = collections.Counter(r["status"] for r in single)
-        lines += ["", f"Of the {len(single)} of those with static shapes and no quantized types (every op): {_rate(c)}."]
-        missed = sorted((r for r in single if r["status"] != "pass"), key=lambda r: r["file"])
-        if missed:
-            lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
-            lines += [f"| {_corpus_key(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed]
-        quant = [r for r in xla_pass if quantized(r)]
-        c = collections.Counter(r["status"] for r in quant)
-        lines += ["", f"Of the {len(quant)} of those with quantized types: {_rate(c)}."]
-        missed = sorted((r for r in quant if r["status"] != "pass"), key=lambda r: r["file"])
-        if missed:
-            lines += ["", "Those not passing:", "", "| file | status | reason |", "|---|---|---|"]
-            lines += [f"| {_corpus_key(r['file'])} | {r['status']} | {r['message'].replace('|', '/')} |" for r in missed]
+        lines += _subset([r for r in xla_pass if single_device_static(r)], "with static shapes and no quantized types (every op)")
+        lines += _subset([r for r in xla_pass if quantized(r)], "with quantized types")
     lines += ["", "## Per op (files containing the op)", "", "| op | pass rate | statuses |", "|---|---|---|"]
     for op in sorted(by_op):
         c = by_op[op]

@@ -29,7 +29,8 @@ import os
 
 import tvm
 from tvm import relax
-from tvm.relax.expr_functor import PyExprMutator, mutator
+
+from .matmuls import rewrite_matmuls, static_shape
 
 # Smaller products are tens of microseconds of work or less: they stay in
 # TVM's code, which fuses their epilogue and needs no call. (The smallest
@@ -70,69 +71,50 @@ def available() -> bool:
     return False
 
 
-def _static_shape(expr) -> list[int] | None:
-    shape = expr.ty.shape if isinstance(expr.ty, relax.TensorType) else None
-    if not isinstance(shape, relax.ShapeExpr):
-        return None
-    try:
-        return [int(v) for v in shape.values]
-    except TypeError:
-        return None
-
-
 def _flag(value: bool):
     return relax.prim_value(tvm.tirx.IntImm("int64", int(value)))
 
 
-@mutator
-class _Rewriter(PyExprMutator):
-    def visit_call_(self, call):
-        call = super().visit_call_(call)
-        if isinstance(call.op, tvm.ir.Op) and call.op.name == "relax.matmul":
-            rewritten = self._rewrite(call)
-            if rewritten is not None:
-                return rewritten
-        return call
+def _operand(rewriter, expr):
+    """(tensor, transposed): `expr`, or what it transposes when it swaps the
+    last two axes of a tensor."""
+    bound = rewriter.lookup_binding(expr) if isinstance(expr, relax.Var) else None
+    if (
+        isinstance(bound, relax.Call)
+        and isinstance(bound.op, tvm.ir.Op)
+        and bound.op.name == "relax.permute_dims"
+        and bound.attrs.axes is not None
+    ):
+        axes = [int(a) for a in bound.attrs.axes]
+        rank = len(axes)
+        if rank >= 2 and axes == [*range(rank - 2), rank - 1, rank - 2]:
+            return bound.args[0], True
+    return expr, False
 
-    def _operand(self, expr):
-        """(tensor, transposed): `expr`, or what it transposes when it swaps
-        the last two axes of a tensor."""
-        bound = self.lookup_binding(expr) if isinstance(expr, relax.Var) else None
-        if (
-            isinstance(bound, relax.Call)
-            and isinstance(bound.op, tvm.ir.Op)
-            and bound.op.name == "relax.permute_dims"
-            and bound.attrs.axes is not None
-        ):
-            axes = [int(a) for a in bound.attrs.axes]
-            rank = len(axes)
-            if rank >= 2 and axes == [*range(rank - 2), rank - 1, rank - 2]:
-                return bound.args[0], True
-        return expr, False
 
-    def _rewrite(self, call):
-        a, b = call.args
-        dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
-        if dtype not in ("float32", "float64") or a.ty.dtype != dtype or b.ty.dtype != dtype:
-            return None
-        sa, sb, sc = _static_shape(a), _static_shape(b), _static_shape(call)
-        if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) < 2:
-            return None
-        # Batches: the same leading dimensions on both sides, or one B for all.
-        if sa[:-2] != sc[:-2] or (len(sb) != 2 and sb[:-2] != sc[:-2]):
-            return None
-        m, n, k = sc[-2], sc[-1], sa[-1]
-        batch = 1
-        for d in sc[:-2]:
-            batch *= d
-        if batch * m * n * k < MIN_MULTIPLY_ADDS:
-            return None
-        (a, transpose_a), (b, transpose_b) = self._operand(a), self._operand(b)
-        return relax.call_dps_packed(
+def _on_blas(rewriter, call):
+    a, b = call.args
+    dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
+    if dtype not in ("float32", "float64") or a.ty.dtype != dtype or b.ty.dtype != dtype:
+        return None
+    sa, sb, sc = static_shape(a), static_shape(b), static_shape(call)
+    if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) < 2:
+        return None
+    # Batches: the same leading dimensions on both sides, or one B for all.
+    if sa[:-2] != sc[:-2] or (len(sb) != 2 and sb[:-2] != sc[:-2]):
+        return None
+    m, n, k = sc[-2], sc[-1], sa[-1]
+    batch = 1
+    for d in sc[:-2]:
+        batch *= d
+    if batch * m * n * k < MIN_MULTIPLY_ADDS:
+        return None
+    (a, transpose_a), (b, transpose_b) = _operand(rewriter, a), _operand(rewriter, b)
+    return relax.call_dps_packed(
             "stablehlo_tvm.blas.matmul",
-            relax.Tuple([a, b, _flag(transpose_a), _flag(transpose_b)]),
-            out_ty=call.ty,
-        )
+        relax.Tuple([a, b, _flag(transpose_a), _flag(transpose_b)]),
+        out_ty=call.ty,
+    )
 
 
 def _in_loops(mod: tvm.IRModule) -> set[str]:
@@ -162,11 +144,6 @@ def MatmulOnBlas(which: str = "loops"):
     def rewrite(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
         if not available():
             return mod
-        chosen = _in_loops(mod) if which == "loops" else None
-        rewriter = _Rewriter(mod)
-        for gvar, func in mod.functions_items():
-            if isinstance(func, relax.Function) and (chosen is None or gvar.name_hint in chosen):
-                rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-        return rewriter.builder_.finalize()
+        return rewrite_matmuls(mod, _on_blas, _in_loops(mod) if which == "loops" else None)
 
     return rewrite

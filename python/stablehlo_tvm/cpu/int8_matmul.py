@@ -18,22 +18,14 @@ from __future__ import annotations
 
 import tvm
 from tvm import relax
-from tvm.relax.expr_functor import PyExprMutator, mutator
+
+from .matmuls import rewrite_matmuls, static_shape
 
 # Rows of A sharing one loaded B tile, and 16-column panels per tile: 4 x 2
 # accumulators of 16 lanes, 2 B loads and 4 A broadcasts per 4-deep step.
 _ROWS = 4
 _PANELS = 2
 _OPAQUE = 8  # FuseOps fuses nothing into these functions
-
-
-def _static(shape) -> list[int] | None:
-    if not isinstance(shape, relax.ShapeExpr):
-        return None
-    try:
-        return [int(v) for v in shape.values]
-    except TypeError:
-        return None
 
 
 def _pack_primfunc(k: int, n: int):
@@ -128,53 +120,43 @@ def supported(target) -> bool:
         return False
 
 
-@mutator
-class _Rewriter(PyExprMutator):
-    def visit_call_(self, call):
-        call = super().visit_call_(call)
-        if isinstance(call.op, tvm.ir.Op) and call.op.name == "relax.matmul":
-            rewritten = self._rewrite(call)
-            if rewritten is not None:
-                return rewritten
-        return call
-
-    def _rewrite(self, call):
-        a, b = call.args
-        if not isinstance(call.ty, relax.TensorType) or call.ty.dtype != "int32":
-            return None
-        if a.ty.dtype != "int8" or b.ty.dtype != "int8":
-            return None
-        sa, sb, sc = _static(a.ty.shape), _static(b.ty.shape), _static(call.ty.shape)
-        if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) != 2:
-            return None
-        k, n = sb
-        if k % 4 or k == 0 or n == 0 or sa[-1] != k:
-            return None
-        rows = 1
-        for d in sa[:-1]:
-            rows *= d
-        if rows == 0:
-            return None
-        bb = self.builder_
-        pack = bb.add_func(_kernel(_pack_primfunc(k, n)), "int8_pack")
-        panels = (n + 15) // 16
-        packed = bb.emit(
-            relax.call_tir(
-                pack,
-                [b],
-                out_ty=[relax.TensorType([panels, k // 4, 64], "int8"), relax.TensorType([panels * 16], "int32")],
-            )
+def _on_vnni(rewriter, call):
+    a, b = call.args
+    if not isinstance(call.ty, relax.TensorType) or call.ty.dtype != "int32":
+        return None
+    if a.ty.dtype != "int8" or b.ty.dtype != "int8":
+        return None
+    sa, sb, sc = static_shape(a), static_shape(b), static_shape(call)
+    if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) != 2:
+        return None
+    k, n = sb
+    if k % 4 or k == 0 or n == 0 or sa[-1] != k:
+        return None
+    rows = 1
+    for d in sa[:-1]:
+        rows *= d
+    if rows == 0:
+        return None
+    bb = rewriter.builder_
+    pack = bb.add_func(_kernel(_pack_primfunc(k, n)), "int8_pack")
+    panels = (n + 15) // 16
+    packed = bb.emit(
+        relax.call_tir(
+            pack,
+            [b],
+            out_ty=[relax.TensorType([panels, k // 4, 64], "int8"), relax.TensorType([panels * 16], "int32")],
         )
-        vnni = bb.add_func(_kernel(_vnni_primfunc(rows, k, n)), "int8_matmul_vnni")
-        flat = bb.emit(relax.op.reshape(a, [rows, k])) if len(sa) != 2 else a
-        product = bb.emit(
-            relax.call_tir(
-                vnni,
-                [flat, bb.emit(relax.TupleGetItem(packed, 0)), bb.emit(relax.TupleGetItem(packed, 1))],
-                out_ty=relax.TensorType([rows, n], "int32"),
-            )
+    )
+    vnni = bb.add_func(_kernel(_vnni_primfunc(rows, k, n)), "int8_matmul_vnni")
+    flat = bb.emit(relax.op.reshape(a, [rows, k])) if len(sa) != 2 else a
+    product = bb.emit(
+        relax.call_tir(
+            vnni,
+            [flat, bb.emit(relax.TupleGetItem(packed, 0)), bb.emit(relax.TupleGetItem(packed, 1))],
+            out_ty=relax.TensorType([rows, n], "int32"),
         )
-        return relax.op.reshape(product, sc) if len(sc) != 2 else product
+    )
+    return relax.op.reshape(product, sc) if len(sc) != 2 else product
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.Int8MatmulOnVnni")
@@ -182,8 +164,4 @@ def Int8MatmulOnVnni(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
     target = tvm.target.Target.current(allow_none=True)
     if target is None or not supported(target):
         return mod
-    rewriter = _Rewriter(mod)
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function):
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+    return rewrite_matmuls(mod, _on_vnni)
