@@ -147,14 +147,30 @@ Value centered(OpBuilder &b, Location loc, Value value, Type wide) {
 }
 
 /// The spec's dequantize: (storage - zero_point) * scale, in the expressed
-/// type. The difference is taken in a wider integer, where it cannot wrap.
+/// type. The difference must not wrap: storage of 16 bits or fewer is
+/// converted first and the difference taken in f32, where it is exact (and
+/// no integer arithmetic reaches kernel bodies); wider storage subtracts in
+/// i64.
 Value dequantize(OpBuilder &b, Location loc, Value value) {
   auto q = *Quantization::of(getElementTypeOrSelf(value));
   Type expressed = q.type.getExpressedType();
-  unsigned width = q.type.getStorageTypeIntegralWidth() < 32 ? 32 : 64;
-  Value x = stablehlo::ConvertOp::create(
-      b, loc, withElement(value, expressed),
-      centered(b, loc, value, b.getIntegerType(width)));
+  Value x;
+  if (q.type.getStorageTypeIntegralWidth() <= 16) {
+    Type f32 = b.getF32Type();
+    x = stablehlo::ConvertOp::create(b, loc, withElement(value, f32),
+                                     storage(b, loc, value));
+    if (!q.zeroPointsAreZero())
+      x = stablehlo::SubtractOp::create(
+          b, loc, x,
+          parameters(b, loc, withElement(value, f32), asDoubles(q.zeroPoints),
+                     q.axis));
+    if (expressed != f32)
+      x = stablehlo::ConvertOp::create(b, loc, withElement(value, expressed), x);
+  } else {
+    x = stablehlo::ConvertOp::create(
+        b, loc, withElement(value, expressed),
+        centered(b, loc, value, b.getIntegerType(64)));
+  }
   return stablehlo::MulOp::create(
       b, loc, x,
       parameters(b, loc, withElement(value, expressed), q.scales, q.axis));

@@ -58,33 +58,20 @@ def _as_unsigned(x):
     return tir.Cast(u, x)
 
 
-def _in_unsigned(fn, fold=None, exact_in_int64=False):
+def _in_unsigned(fn, fold=None):
     """An integer op computed on the operands' bits read as unsigned: it
     wraps on overflow (TIR's signed arithmetic may not) and gives the
     unsigned meaning where that matters. Constant operands are folded here
-    (`fold` on Python ints), since TVM's folder rejects unsigned underflow.
-
-    `exact_in_int64`: the op (add, subtract, multiply) has the same low bits
-    on signed and unsigned readings, so below 64 bits it is computed exactly
-    in int64 and truncated. No narrow unsigned cast of a signed value then
-    reaches TVM's simplifier, which takes such casts to keep the value and
-    so turned `float(int32(uint32(x) + 3))` into a huge float for negative x."""
+    (`fold` on Python ints), since TVM's folder rejects unsigned underflow."""
 
     def op(args, attrs, dtype):
         tir = _tir()
         if dtype == "bool":
             return fn(*args)
-        bits = int(dtype[3:])
         if fold is not None and all(isinstance(a, tir.IntImm) for a in args):
+            bits = int(dtype[3:])
             value = fold(*[int(a.value) & ((1 << bits) - 1) for a in args]) & ((1 << bits) - 1)
             return tir.IntImm(dtype, value - (1 << bits) if value >= 1 << (bits - 1) else value)
-        if exact_in_int64 and bits < 64:
-            # Wrapped into the type's range before the cast: TVM's folder
-            # rejects an out-of-range constant instead of wrapping it.
-            half = tir.IntImm("int64", 1 << (bits - 1))
-            exact = fn(*[_as("int64", a) for a in args])
-            wrapped = tir.bitwise_and(exact + half, tir.IntImm("int64", (1 << bits) - 1)) - half
-            return tir.Cast(dtype, wrapped)
         return _as(dtype, fn(*[_as_unsigned(a) for a in args]))
 
     return op
@@ -98,7 +85,7 @@ def _subi(args, attrs, dtype):
     if isinstance(a, tir.IntImm) and a.value == 0 and not isinstance(b, tir.IntImm) and dtype != "bool":
         u = _unsigned(dtype)
         return _as(dtype, tir.bitwise_not(_as(u, b)) + tir.IntImm(u, 1))
-    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y, exact_in_int64=True)(args, attrs, dtype)
+    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y)(args, attrs, dtype)
 
 
 def _signed(fn):
@@ -272,9 +259,9 @@ def _math(name: str):
 def _table() -> dict[str, Callable[[list, dict, str], Any]]:
     tir = _tir()
     return {
-        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b, exact_in_int64=True),
+        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b),
         "arith.subi": _subi,
-        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b, exact_in_int64=True),
+        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b),
         "arith.divsi": _signed(tir.truncdiv),
         "arith.remsi": _signed(tir.truncmod),
         "arith.divui": _in_unsigned(tir.truncdiv),

@@ -14,12 +14,11 @@
 // CHECK: %[[MAX:.*]] = stablehlo.constant dense<1.270000e+02> : tensor<f32>
 // CHECK: %[[C:.*]] = stablehlo.clamp %[[MIN]], %[[R]], %[[MAX]]
 // CHECK: %[[Q:.*]] = stablehlo.convert %[[C]] : (tensor<4xf32>) -> tensor<4xi8>
-// The zero point is subtracted in i32, where it cannot wrap.
-// CHECK: %[[W:.*]] = stablehlo.convert %[[Q]] : (tensor<4xi8>) -> tensor<4xi32>
-// CHECK: %[[ZP:.*]] = stablehlo.constant dense<-3> : tensor<4xi32>
-// CHECK: %[[SUB:.*]] = stablehlo.subtract %[[W]], %[[ZP]] : tensor<4xi32>
-// CHECK: %[[F:.*]] = stablehlo.convert %[[SUB]] : (tensor<4xi32>) -> tensor<4xf32>
-// CHECK: stablehlo.multiply %[[F]], %{{.*}} : tensor<4xf32>
+// The zero point is subtracted in f32, where the difference is exact.
+// CHECK: %[[W:.*]] = stablehlo.convert %[[Q]] : (tensor<4xi8>) -> tensor<4xf32>
+// CHECK: %[[ZP:.*]] = stablehlo.constant dense<-3.000000e+00> : tensor<4xf32>
+// CHECK: %[[SUB:.*]] = stablehlo.subtract %[[W]], %[[ZP]] : tensor<4xf32>
+// CHECK: stablehlo.multiply %[[SUB]], %{{.*}} : tensor<4xf32>
 // CHECK-NOT: quant.uniform
 func.func @quantize_dequantize(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:-3>>

@@ -70,7 +70,8 @@ def LowerQuantized : Pass<"stablehlo-lower-quantized", "ModuleOp"> {
     (q - zero_point) * scale. `uniform_quantize` becomes
     clamp(round_nearest_even(x / scale + zero_point)) converted to the
     storage type; `uniform_dequantize` becomes (q - zero_point) * scale, the
-    difference taken in i32 (or i64) so it cannot wrap. `dot_general` and
+    difference taken in f32 (exact for storage of 16 bits or fewer) or i64
+    so it cannot wrap. `dot_general` and
     `convolution` of quantized operands multiply storage values minus zero
     points in i32 and scale the sums once, by lhs_scale * rhs_scale /
     result_scale per output channel, into the result's storage type. Other
