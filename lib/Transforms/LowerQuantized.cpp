@@ -25,8 +25,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 
-#include <cmath>
-
 namespace mlir::stablehlo_tvm {
 
 #define GEN_PASS_DEF_LOWERQUANTIZED
@@ -339,8 +337,7 @@ Value integerSums(OpBuilder &b, Operation *op, const Quantization &ql,
   if (ql.zeroPointsAreZero())
     return sums;
   auto dims = dot.getDotDimensionNumbers();
-  Value rhsWide = stablehlo::ConvertOp::create(b, loc, withElement(rhs, i32),
-                                               storage(b, loc, rhs));
+  Value rhsWide = stablehlo::ConvertOp::create(b, loc, withElement(rhs, i32), r);
   // Kept rhs dimensions: batch first, then free (the result's order), as
   // sumOver keeps them in rhs's order; a transpose puts batch first.
   SmallVector<int64_t> order(dims.getRhsBatchingDimensions());
@@ -423,7 +420,7 @@ LogicalResult lowerIntegerProduct(Operation *op) {
       qo->type.getStorageTypeMax() >= INT32_MAX) {
     result = stablehlo::BitcastConvertOp::create(b, loc, resultType, sums);
   } else {
-    // Sums of i8 x i8 products fit a float's 24 bits for up to 256 terms;
+    // Sums of i8 x i8 products fit a float's 24 bits for up to 1024 terms;
     // past that, f32 rounds them as the spec's float computation would.
     Type f32 = b.getF32Type();
     Value x = stablehlo::ConvertOp::create(b, loc, resultType.clone(f32), sums);
