@@ -29,15 +29,21 @@ void registerAllDialects(DialectRegistry &registry) {
 
 namespace {
 // The import, pass by pass: one definition for the tool and the module.
+// What comes before shape refinement: the forms it reads (one function per
+// entry, no composites, no quantized or sub-byte types).
+#define STABLEHLO_TVM_PREPARE_PASSES                                           \
+  "stablehlo-drop-sharding,stablehlo-lower-quantized,stablehlo-simplify,"      \
+  "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions"
+constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
-    "stablehlo-drop-sharding,stablehlo-lower-quantized,stablehlo-simplify,stablehlo-widen-sub-byte-integers,"
-    "stablehlo-inline-private-functions,"
+    STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"
     "stablehlo-lower-complex,stablehlo-isolate-loops,"
     "stablehlo-update-loop-slices-in-place,convert-stablehlo-to-tvm,"
     "cse,tvm-check-legality";
 } // namespace
 
 const char *getImportPasses() { return kImportPasses; }
+const char *getPreparePasses() { return kPreparePasses; }
 
 const char *getImportPipeline() {
   static const std::string pipeline =

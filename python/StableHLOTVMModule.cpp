@@ -12,6 +12,7 @@
 #include "RelaxBodyEmitter.h"
 
 #include "stablehlo-tvm/InitAll.h"
+#include "stablehlo-tvm/Transforms/Passes.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
 #include "stablehlo-tvm/Support/LargeConstants.h"
 
@@ -38,6 +39,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -245,6 +247,56 @@ public:
       diagnostics.raise("pass pipeline failed: " + pipeline);
   }
 
+  /// Specializes function `entry` to argument shapes (every argument's, in
+  /// order) and values of scalar integer arguments: the import's first
+  /// passes, then stablehlo-refine-shapes with those options.
+  void specialize(const std::string &entry,
+                  const std::vector<std::vector<int64_t>> &shapes,
+                  const std::vector<std::pair<unsigned, int64_t>> &values) {
+    indexedFunction.clear();
+    indexedOps.clear();
+    stablehlo_tvm::RefineShapesOptions options;
+    options.entry = entry;
+    for (const std::vector<int64_t> &shape : shapes) {
+      std::string text = shape.empty() ? "scalar" : "";
+      for (auto [i, n] : llvm::enumerate(shape))
+        text += (i ? "x" : "") + std::to_string(n);
+      options.argShapes.push_back(text);
+    }
+    for (auto [index, value] : values)
+      options.argValues.push_back(std::to_string(index) + "=" +
+                                  std::to_string(value));
+    DiagnosticCollector diagnostics(context.get());
+    bool failed;
+    {
+      nb::gil_scoped_release release;
+      failed = runPipelineImpl(std::string("builtin.module(") +
+                                   stablehlo_tvm::getPreparePasses() + ")",
+                               stablehlo_tvm::createRefineShapes(options));
+    }
+    if (failed)
+      diagnostics.raise("specializing @" + entry + " to its argument shapes failed");
+  }
+
+  /// The scalar integer arguments of `entry` that determine shapes, found
+  /// on a copy with the import's first passes run.
+  std::vector<unsigned> dimensionArguments(const std::string &entry) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    std::swap(copy, module);
+    DiagnosticCollector diagnostics(context.get());
+    bool failed = runPipelineImpl(std::string("builtin.module(") +
+                                  stablehlo_tvm::getPreparePasses() + ")");
+    std::vector<unsigned> found;
+    if (!failed)
+      if (auto func = module->lookupSymbol<func::FuncOp>(entry))
+        for (unsigned i : stablehlo_tvm::getDimensionArguments(func))
+          found.push_back(i);
+    std::swap(copy, module);
+    if (failed)
+      diagnostics.raise("preparing @" + entry + " failed");
+    return found;
+  }
+
   std::string toText(bool generic, bool debugInfo) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -300,7 +352,8 @@ private:
     liveModules().modules.insert(this);
   }
 
-  bool runPipelineImpl(const std::string &pipeline) {
+  bool runPipelineImpl(const std::string &pipeline,
+                       std::unique_ptr<Pass> last = nullptr) {
     FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline);
     if (failed(parsed)) {
       emitError(UnknownLoc::get(context.get()))
@@ -309,6 +362,8 @@ private:
     }
     PassManager pm(context.get(), parsed->getOpAnchorName());
     static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    if (last)
+      pm.addPass(std::move(last));
     // Verifying after every pass cost more than all the passes but the
     // conversion together (a 14k-op module: ~10 ms a pass); the module is
     // verified once, when the pipeline is done.
@@ -682,6 +737,15 @@ NB_MODULE(_core, m) {
                   "(generic form) are kept, for the import to report.")
       .def("run_pipeline", &PyModule::runPipeline, nb::arg("pipeline"),
            "Run a textual pass pipeline, e.g. builtin.module(cse).")
+      .def("specialize", &PyModule::specialize, nb::arg("entry"),
+           nb::arg("shapes"), nb::arg("values"),
+           "Specialize function `entry` to static argument shapes (one list "
+           "of sizes per argument) and values of its dimension arguments "
+           "((index, value) pairs): stablehlo-refine-shapes.")
+      .def("dimension_arguments", &PyModule::dimensionArguments,
+           nb::arg("entry"),
+           "Indices of the scalar integer arguments of `entry` whose values "
+           "determine shapes (an export's dimension arguments).")
       .def("to_text", &PyModule::toText, nb::arg("generic") = false,
            nb::arg("debug_info") = false)
       .def("__str__", [](PyModule &self) { return self.toText(false, false); })

@@ -16,6 +16,10 @@ void registerAllPasses();
 /// The import's passes, comma-separated, in order (no anchor).
 const char *getImportPasses();
 
+/// The import's passes before stablehlo-refine-shapes, comma-separated: what
+/// a module goes through before it is specialized to argument shapes.
+const char *getPreparePasses();
+
 /// The import pipeline, as a textual pass pipeline anchored on builtin.module.
 const char *getImportPipeline();
 

@@ -17,17 +17,6 @@ namespace mlir::stablehlo_tvm {
 
 namespace {
 
-/// The values of a constant 1-D integer tensor, if `value` is one.
-std::optional<SmallVector<int64_t>> constantIntegers(Value value) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &v : attr.getValues<APInt>())
-    values.push_back(v.getSExtValue());
-  return values;
-}
-
 bool isStatic(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.hasStaticShape();
@@ -52,61 +41,6 @@ struct TupleElementOfTuple : OpRewritePattern<stablehlo::GetTupleElementOp> {
     if (!tuple)
       return failure();
     rewriter.replaceOp(op, tuple.getVal()[op.getIndex()]);
-    return success();
-  }
-};
-
-struct StaticBroadcastInDim
-    : OpRewritePattern<stablehlo::DynamicBroadcastInDimOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(stablehlo::DynamicBroadcastInDimOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isStatic(op.getType()) || !constantIntegers(op.getOutputDimensions()))
-      return failure();
-    rewriter.replaceOpWithNewOp<stablehlo::BroadcastInDimOp>(
-        op, op.getType(), op.getOperand(), op.getBroadcastDimensionsAttr());
-    return success();
-  }
-};
-
-struct StaticReshape : OpRewritePattern<stablehlo::DynamicReshapeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(stablehlo::DynamicReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isStatic(op.getType()) || !constantIntegers(op.getOutputShape()))
-      return failure();
-    rewriter.replaceOpWithNewOp<stablehlo::ReshapeOp>(op, op.getType(),
-                                                      op.getOperand());
-    return success();
-  }
-};
-
-struct StaticPad : OpRewritePattern<stablehlo::DynamicPadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(stablehlo::DynamicPadOp op,
-                                PatternRewriter &rewriter) const override {
-    auto low = constantIntegers(op.getEdgePaddingLow());
-    auto high = constantIntegers(op.getEdgePaddingHigh());
-    auto interior = constantIntegers(op.getInteriorPadding());
-    if (!isStatic(op.getType()) || !low || !high || !interior)
-      return failure();
-    rewriter.replaceOpWithNewOp<stablehlo::PadOp>(
-        op, op.getType(), op.getOperand(), op.getPaddingValue(),
-        rewriter.getDenseI64ArrayAttr(*low),
-        rewriter.getDenseI64ArrayAttr(*high),
-        rewriter.getDenseI64ArrayAttr(*interior));
-    return success();
-  }
-};
-
-struct StaticIota : OpRewritePattern<stablehlo::DynamicIotaOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(stablehlo::DynamicIotaOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isStatic(op.getType()) || !constantIntegers(op.getOutputShape()))
-      return failure();
-    rewriter.replaceOpWithNewOp<stablehlo::IotaOp>(op, op.getType(),
-                                                   op.getIotaDimension());
     return success();
   }
 };
@@ -308,8 +242,8 @@ struct PartOfReal : OpRewritePattern<PartOp> {
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<CompositeToCall, TupleElementOfTuple, StaticBroadcastInDim,
-                 StaticReshape, StaticPad, StaticIota,
+    populateStaticShapePatterns(patterns);
+    patterns.add<CompositeToCall, TupleElementOfTuple,
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>>(&getContext());

@@ -14,7 +14,7 @@
 from .api import import_stablehlo, import_to_tvm_dialect, parse
 from .errors import CallError, EmitError, Error, InputError, MLIRError
 from .jit import Jitted, Lowered, jit
-from .runtime import Compiled, Result, build
+from .runtime import Compiled, Result, Specializing, build
 
 __all__ = [
     "CallError",
@@ -26,6 +26,7 @@ __all__ = [
     "Lowered",
     "MLIRError",
     "Result",
+    "Specializing",
     "Tuning",
     "build",
     "import_stablehlo",

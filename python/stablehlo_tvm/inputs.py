@@ -169,6 +169,8 @@ def to_source(source: Any, *example_args: Any) -> Source:
       (``jax.jit(f)``) or any callable together with example arguments, or a
       ``jax.export.Exported``.
     """
+    if isinstance(source, Source):
+        return source
     if _is_path(source):
         path = os.fspath(source)
         try:

@@ -474,7 +474,8 @@ def build(
     tune: Any = None,
     blas: bool | str = "loops",
     progress: bool | None = None,
-) -> Compiled:
+    specialize: Any = None,
+) -> "Compiled | Specializing":
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
 
@@ -494,13 +495,18 @@ def build(
     ``progress``: a build running longer than 10 s says what it is doing on
     stderr every 10 s (``True``: from the start, ``False``: never).
 
+    A module with dynamic shapes (a shape-polymorphic ``jax.export``) gives
+    a ``Specializing`` callable: each new combination of argument shapes is
+    specialized (stablehlo-refine-shapes) and compiled at its first call.
+    ``specialize``: compile for these arguments now instead (see
+    ``import_stablehlo``).
+
     ``tune``: a number of MetaSchedule trials or a ``stablehlo_tvm.Tuning``.
     Workloads not yet in the tuning database (on disk, see ``Tuning``) are
     tuned and stored; every workload it holds gets its best schedule, which
     includes the rules' own, measured alongside."""
     import tvm
 
-    from .api import import_stablehlo
     from .cpu import resolve_target, size_thread_pool
     from .cpu.tuning import as_tuning
 
@@ -511,7 +517,20 @@ def build(
     device = tvm.runtime.device(target.get_target_device_type(), 0)
     if not device.exist:
         raise Error(f"target {target.kind.name!r} runs on {device}, which this machine does not have")
-    irmodule = source if isinstance(source, tvm.IRModule) else import_stablehlo(source, *example_args)
+    if isinstance(source, tvm.IRModule):
+        irmodule = source
+    else:
+        from .api import _import_parsed, _parse
+        from .inputs import to_source
+        from .shapes import entry_function, is_dynamic
+
+        source = to_source(source, *example_args)
+        module = _parse(source)
+        function = entry_function(module.functions(ops=False), entry)
+        if specialize is None and function is not None and is_dynamic(function):
+            options = dict(target=target, entry=entry, schedule=schedule, tune=tune, blas=blas, progress=progress)
+            return Specializing(source, function["name"], module.dimension_arguments(function["name"]), options)
+        irmodule = _import_parsed(module, source, specialize=specialize, entry=entry)
     if not any(isinstance(f, tvm.relax.Function) for f in irmodule.functions.values()):
         raise InputError("the module has no Relax function to build")
     # The default entry is looked up at the first call: a module of several
@@ -527,6 +546,42 @@ def build(
     recursive = bool(outcome["loops_left"]) if "loops_left" in outcome else None
     packed = outcome.get("packed_functions", ())
     return Compiled(executable, device, entry or "main", irmodule, report, recursive=recursive, packed_functions=packed)
+
+
+class Specializing:
+    """A compiled module with dynamic shapes: called like ``Compiled``, it
+    specializes the module to each new combination of argument shapes (and
+    values of the dimension arguments that older exports pass) and compiles
+    that at its first call; later calls with the same shapes reuse it. A
+    shape assertion the arguments violate raises ``MLIRError`` with JAX's
+    message. Safe to call from several threads."""
+
+    def __init__(self, source, entry: str, dimension_arguments, options: dict):
+        self.source = source
+        self.entry = entry
+        self.dimension_arguments = tuple(dimension_arguments)
+        self._options = options
+        self._builds: dict[tuple, Compiled] = {}
+        self._lock = threading.Lock()
+
+    def specialized(self, *args: Any) -> Compiled:
+        """The build for arguments like ``args`` (made now if new)."""
+        from .shapes import key
+
+        k = key(args, self.dimension_arguments)
+        with self._lock:
+            found = self._builds.get(k)
+            if found is None:
+                found = self._builds[k] = build(self.source, specialize=args, **self._options)
+        return found
+
+    @property
+    def builds(self) -> int:
+        """How many specializations were compiled."""
+        return len(self._builds)
+
+    def __call__(self, *args: Any):
+        return self.specialized(*args)(*args)
 
 
 def _compile(irmodule, target, schedule: bool, tuning, blas):

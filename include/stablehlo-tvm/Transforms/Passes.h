@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::stablehlo_tvm {
@@ -17,6 +18,15 @@ constexpr llvm::StringLiteral kBoundaryAttr = "tvm.boundary";
 
 #define GEN_PASS_DECL
 #include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+/// Rewrites dynamic ops whose shape operands are constants, and whose result
+/// types are static, into their static forms.
+void populateStaticShapePatterns(RewritePatternSet &patterns);
+
+/// The scalar integer arguments of `function` whose values determine shapes
+/// (they reach a shape operand of a dynamic op): the dimension arguments of
+/// an export that passes dimension sizes as leading scalars.
+SmallVector<unsigned> getDimensionArguments(func::FuncOp function);
 
 #define GEN_PASS_REGISTRATION
 #include "stablehlo-tvm/Transforms/Passes.h.inc"

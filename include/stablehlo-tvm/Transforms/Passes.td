@@ -47,6 +47,48 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def RefineShapes : Pass<"stablehlo-refine-shapes", "ModuleOp"> {
+  let summary = "Make dynamic shapes static where the program determines them";
+  let description = [{
+    Shape-polymorphic programs (what `jax.export` writes for symbolic
+    dimensions) compute their shapes: `get_dimension_size` of an argument,
+    or a dimension passed as a leading scalar argument, flows through small
+    integer arithmetic (`convert`, `reshape`, `concatenate`, `multiply`,
+    `compare`, `select`, ...) into the shape operands of
+    `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_iota`,
+    `dynamic_pad`, `real_dynamic_slice`, `dynamic_gather` and
+    `dynamic_conv`. This pass evaluates that arithmetic where its inputs are
+    known, infers every op's result shape from its operands' (each op's shape
+    rule from the spec) and so makes shapes static, then rewrites dynamic ops
+    whose shape operands became constants into their static forms.
+    A `custom_call @shape_assertion` whose predicate is known is removed when
+    it holds and is an error with JAX's message when it does not.
+
+    Options specialize the entry function (`entry`, default `main` or the
+    only public function) first: `arg-shapes` gives one shape per argument
+    (`3x4`, `scalar` for rank 0), and `arg-values` fixes scalar integer
+    arguments to values (`0=3`: argument 0 is 3), as the dimension
+    arguments of older exports need. With either option, a shape the pass
+    cannot make static is an error at the op that has it.
+
+    ```mlir
+    func.func @main(%n: tensor<i64>, %x: tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+    with `arg-shapes=scalar,3x4 arg-values=0=3` becomes a function of
+    `tensor<3x4xf32>` whose dynamic ops are static ones.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "Function to specialize (default: main, or the only public one)">,
+    ListOption<"argShapes", "arg-shapes", "std::string",
+               "Static shape of each entry argument (3x4, scalar for rank 0)">,
+    ListOption<"argValues", "arg-values", "std::string",
+               "Values of scalar integer entry arguments (index=value)">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::stablehlo::StableHLODialect"];
+}
+
 def WidenSubByteIntegers : Pass<"stablehlo-widen-sub-byte-integers",
                                 "ModuleOp"> {
   let summary = "Hold 2- and 4-bit integers in 8 bits, wrapping where needed";
