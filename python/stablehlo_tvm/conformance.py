@@ -31,6 +31,7 @@ import numpy as np
 
 from . import _core
 from .corpus import iter_mlir_files, split_programs
+from .shapes import entry_function, is_dynamic
 
 # The import, with the program's checks exposed as results first.
 PIPELINE = f"builtin.module(stablehlo-expose-checks,{_core.IMPORT_PASSES})"
@@ -144,6 +145,9 @@ def run_program(text: str, name: str) -> dict[str, Any]:
         result["message"] = "parse: " + str(e).splitlines()[1 if len(str(e).splitlines()) > 1 else 0][:300]
         return result
     result["ops"] = sorted(n for n in module.op_names() if not n.startswith(_NOT_OPS))
+    entry = entry_function(module.functions(ops=False))
+    if entry is not None and is_dynamic(entry) and "check." not in text:
+        return _run_dynamic(text, entry, result)
     try:
         module.run_pipeline(PIPELINE)
     except MLIRError as e:
@@ -191,6 +195,96 @@ def run_program(text: str, name: str) -> dict[str, Any]:
                 messages.append(f"@{entry['name']} check {i} ({check['kind']}): {message}")
     result["dtypes"] = sorted(dtypes)
     result["status"] = "pass" if ok else "fail"
+    result["message"] = "; ".join(messages)[:400]
+    return result
+
+
+# Shape-polymorphic programs (no expected values) run at these sizes, every
+# dynamic dimension and dimension argument set to one of them, from one build.
+DYNAMIC_SIZES = (2, 3)
+
+
+def _dynamic_inputs(entry: dict, size: int, seed: int) -> list[np.ndarray]:
+    """Seeded random arguments of `entry` with every dynamic dimension `size`;
+    its leading scalar integer arguments (the dimension arguments of JAX's
+    older exports) are `size` itself."""
+    from .runtime import _numpy_dtype
+
+    rng = np.random.default_rng(seed)
+    args = []
+    leading = True
+    for _, (shape, dtype, _text) in entry["arguments"]:
+        shape = tuple(size if n == -1 else n for n in shape)
+        dt = np.dtype(_numpy_dtype(dtype))
+        if leading and not shape and dt.kind in "iu":
+            args.append(np.array(size, dt))
+            continue
+        leading = False
+        values = rng.standard_normal(shape) * 3
+        if dt.kind == "b":
+            args.append(values > 0)
+        elif dt.kind == "c":
+            args.append((values + 1j * rng.standard_normal(shape) * 3).astype(dt))
+        elif dt.kind == "u":
+            args.append(np.abs(values).astype(dt))
+        else:
+            args.append(values.astype(dt))
+    return args
+
+
+def _run_dynamic(text: str, entry: dict, result: dict[str, Any]) -> dict[str, Any]:
+    """A program with dynamic shapes and no checks: one build, run at each of
+    DYNAMIC_SIZES and compared with XLA on the same arguments (integers
+    exactly, floats within 3 ULP or 1e-3)."""
+    from . import xla
+    from .errors import MLIRError
+    from .runtime import build
+
+    close = {"kind": "expect_close", "min_ulp_difference": 0, "max_ulp_difference": 3}
+    almost = {"kind": "expect_almost_eq", "tolerance": 1e-3}
+    try:
+        compiled = build(text)
+    except Exception as e:
+        result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        return result
+    messages = []
+    dtypes: set[str] = set()
+    for seed, size in enumerate(DYNAMIC_SIZES):
+        args = _dynamic_inputs(entry, size, seed)
+        try:
+            expected = xla.run(text, args)
+        except Exception as e:
+            result["status"] = "unchecked"
+            result["message"] = f"XLA: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            return result
+        try:
+            actual = compiled(*args)
+        except MLIRError as e:
+            lines = str(e).splitlines()
+            unsupported = next((l for l in lines if "could not be imported" in l), None)
+            result["status"] = "unsupported" if unsupported else "error"
+            result["message"] = f"size {size}: " + (unsupported or (lines[1] if len(lines) > 1 else lines[0]))[:400]
+            return result
+        except Exception as e:
+            result["message"] = f"size {size}: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            return result
+        actual = list(actual) if isinstance(actual, tuple) else [actual]
+        if len(actual) != len(expected):
+            messages.append(f"size {size}: {len(actual)} results, XLA gives {len(expected)}")
+            continue
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            a = np.asarray(a)
+            dtypes.add(str(e.dtype))
+            if a.dtype != e.dtype:
+                messages.append(f"size {size}: result {i} is {a.dtype}, XLA gives {e.dtype}")
+                continue
+            ok, message = judge(close, a, e)
+            if not ok and _is_float(e):
+                ok, message = judge(almost, a, e)
+            if not ok:
+                messages.append(f"size {size}: result {i}: {message}")
+    result["dtypes"] = sorted(dtypes)
+    result["status"] = "fail" if messages else "pass"
     result["message"] = "; ".join(messages)[:400]
     return result
 
@@ -415,6 +509,14 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
             ]
         lines += _subset([r for r in xla_pass if single_device_static(r)], "with static shapes and no quantized types (every op)")
         lines += _subset([r for r in xla_pass if quantized(r)], "with quantized types")
+    dynamic = [r for r in results if "/dynamic/" in r["file"].replace(os.sep, "/")]
+    if dynamic:
+        judged = [r for r in dynamic if r["status"] != "unchecked"]
+        lines += _subset(
+            judged,
+            f"shape-polymorphic files XLA:CPU runs (of {len(dynamic)}; one build each, run with every dynamic "
+            f"size {' and '.join(map(str, DYNAMIC_SIZES))} and compared with XLA on the same arguments)",
+        )
     lines += ["", "## Per op (files containing the op)", "", "| op | pass rate | statuses |", "|---|---|---|"]
     for op in sorted(by_op):
         c = by_op[op]

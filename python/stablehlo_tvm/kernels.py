@@ -298,6 +298,9 @@ def _table() -> dict[str, Callable[[list, dict, str], Any]]:
         "arith.divf": _float(tir.Div),
         "arith.remf": _float(tir.fmod),
         "arith.negf": _float(lambda a: -a),
+        # Not NaN-propagating: bodies use them on operands known not NaN.
+        "arith.maxnumf": _float(tir.max),
+        "arith.minnumf": _float(tir.min),
         "math.absf": _math("abs"),
         "math.absi": _math("abs"),
         "math.sqrt": _math("sqrt"),

@@ -463,3 +463,31 @@ def test_total_order_compare_on_tensors(dtype):
     want = [kx == ky, kx != ky, kx < ky, kx <= ky, kx > ky, kx >= ky]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(np.asarray(g), w)
+
+
+SPECIAL_FLOATS = [np.nan, np.inf, -np.inf, 1e30, -1e30, 3e9, -3e9, 2147483520.0, 2147483648.0, 65504.0, 255.5, -0.5, 3.7, -3.7, 0.0]
+
+
+@pytest.mark.parametrize("source", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("target", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_float_to_integer_convert_saturates_like_xla(source, target):
+    # The spec leaves out-of-range and NaN conversions to the implementation:
+    # XLA saturates and gives 0 for NaN, in tensors and in region bodies.
+    with np.errstate(over="ignore"):
+        x = jnp.asarray(np.array(SPECIAL_FLOATS, np.float64).astype(jnp.dtype(source)))
+    assert_matches_jax(lambda v: v.astype(target), x)
+    # The same conversion as a region body (a tvm.kernel), against XLA.
+    from stablehlo_tvm import xla
+
+    mlir = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[source]
+    out = ("ui" if target.startswith("u") else "i") + target.lstrip("uint")
+    n = len(SPECIAL_FLOATS)
+    text = f"""func.func @main(%x: tensor<{n}x{mlir}>) -> tensor<{n}x{out}> {{
+  %0 = "stablehlo.map"(%x) ({{
+  ^bb0(%a: tensor<{mlir}>):
+    %1 = stablehlo.convert %a : (tensor<{mlir}>) -> tensor<{out}>
+    stablehlo.return %1 : tensor<{out}>
+  }}) {{dimensions = array<i64: 0>}} : (tensor<{n}x{mlir}>) -> tensor<{n}x{out}>
+  return %0 : tensor<{n}x{out}>
+}}"""
+    np.testing.assert_array_equal(stablehlo_tvm.build(text)(np.asarray(x)), xla.run(text, [np.asarray(x)])[0])

@@ -360,7 +360,8 @@ struct SelectConversion : TVMTypedPattern<stablehlo::SelectOp> {
   }
 };
 
-/// convert: a cast, except to i1, which StableHLO defines as `x != 0`.
+/// convert: a cast, except to i1, which StableHLO defines as `x != 0`, and
+/// from floats to integers, which saturates.
 struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
   using TVMTypedPattern::TVMTypedPattern;
 
@@ -382,9 +383,45 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
                                       adaptor.getOperand(), zeros));
       return success();
     }
-    rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, resultType,
-                                               adaptor.getOperand(),
-                                               TypeAttr::get(resultElement));
+    auto from = dyn_cast<FloatType>(operandType.getElementType());
+    auto to = dyn_cast<IntegerType>(resultElement);
+    if (!from || !to) {
+      rewriter.replaceOpWithNewOp<tvm::AsTypeOp>(op, resultType,
+                                                 adaptor.getOperand(),
+                                                 TypeAttr::get(resultElement));
+      return success();
+    }
+    // A float cast to an integer it does not fit is undefined in TVM (LLVM's
+    // fptosi): NaN becomes 0 and the rest saturates first.
+    Location loc = op.getLoc();
+    SaturationBounds bounds = saturationBounds(from, to);
+    auto floats = [&](const APFloat &v) {
+      return splatConstant(rewriter, loc, operandType, FloatAttr::get(from, v));
+    };
+    auto boolType = operandType.clone(rewriter.getI1Type());
+    Value x = adaptor.getOperand();
+    Value safe = tvm::WhereOp::create(rewriter, loc, operandType,
+                                      isNaN(rewriter, loc, x),
+                                      floats(APFloat::getZero(from.getFloatSemantics())), x);
+    Value clipped = tvm::MinimumOp::create(
+        rewriter, loc, operandType,
+        tvm::MaximumOp::create(rewriter, loc, operandType, safe, floats(bounds.low)),
+        floats(bounds.highBelow));
+    Value result = tvm::AsTypeOp::create(rewriter, loc, resultType, clipped,
+                                         TypeAttr::get(resultElement));
+    auto saturate = [&](Value where, const APInt &value) {
+      Value bound = splatConstant(rewriter, loc, resultType,
+                                  IntegerAttr::get(resultElement, value));
+      result = tvm::WhereOp::create(rewriter, loc, resultType, where, bound, result);
+    };
+    saturate(tvm::GreaterEqualOp::create(rewriter, loc, boolType, safe,
+                                         floats(bounds.overflow)),
+             bounds.max);
+    if (bounds.underflow)
+      saturate(tvm::LessEqualOp::create(rewriter, loc, boolType, safe,
+                                        floats(*bounds.underflow)),
+               bounds.min);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -119,6 +119,20 @@ Value computeWidened(
     RankedTensorType resultType, unsigned minWidth,
     llvm::function_ref<Value(ValueRange, RankedTensorType)> build);
 
+/// Where a conversion from float type `from` to integer type `to` saturates,
+/// as XLA converts (the spec leaves it to the implementation): values below
+/// `low` give the integer minimum, values at or above `overflow` (an
+/// infinity when `from` cannot reach the maximum) the maximum `max`, values
+/// at or below `underflow` (set when `low` is not the minimum itself: -inf)
+/// the minimum `min`, NaN gives 0. A value clamped to [low, highBelow]
+/// converts exactly.
+struct SaturationBounds {
+  APFloat low, highBelow, overflow;
+  std::optional<APFloat> underflow;
+  APInt min, max;
+};
+SaturationBounds saturationBounds(FloatType from, IntegerType to);
+
 /// `value` converted to `type` (tvm.astype), or itself when it has it.
 Value astype(OpBuilder &builder, Location loc, Value value,
              RankedTensorType type);

@@ -160,10 +160,35 @@ Value convert(OpBuilder &b, Location loc, Type from, Type to, Value x) {
       return arith::UIToFPOp::create(b, loc, target, x);
     return arith::SIToFPOp::create(b, loc, target, x);
   }
-  if (fromFloat)
-    return isUnsignedElement(to)
-               ? Value(arith::FPToUIOp::create(b, loc, target, x))
-               : Value(arith::FPToSIOp::create(b, loc, target, x));
+  if (fromFloat) {
+    // Saturating, NaN to 0 (see saturationBounds): arith's casts are poison
+    // out of range.
+    auto floatType = cast<FloatType>(from);
+    SaturationBounds bounds = saturationBounds(floatType, cast<IntegerType>(to));
+    auto constant = [&](const APFloat &v) -> Value {
+      return arith::ConstantOp::create(b, loc, from, b.getFloatAttr(from, v));
+    };
+    Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    Value safe = arith::SelectOp::create(
+        b, loc, isNan, constant(APFloat::getZero(floatType.getFloatSemantics())), x);
+    Value clipped = arith::MinNumFOp::create(
+        b, loc, arith::MaxNumFOp::create(b, loc, safe, constant(bounds.low)),
+        constant(bounds.highBelow));
+    Value result = isUnsignedElement(to)
+                       ? Value(arith::FPToUIOp::create(b, loc, target, clipped))
+                       : Value(arith::FPToSIOp::create(b, loc, target, clipped));
+    auto saturate = [&](arith::CmpFPredicate predicate, const APFloat &at,
+                        const APInt &value) {
+      Value beyond = arith::CmpFOp::create(b, loc, predicate, safe, constant(at));
+      Value bound = arith::ConstantOp::create(b, loc, target,
+                                              b.getIntegerAttr(target, value));
+      result = arith::SelectOp::create(b, loc, beyond, bound, result);
+    };
+    saturate(arith::CmpFPredicate::OGE, bounds.overflow, bounds.max);
+    if (bounds.underflow)
+      saturate(arith::CmpFPredicate::OLE, *bounds.underflow, bounds.min);
+    return result;
+  }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (fromWidth == toWidth)

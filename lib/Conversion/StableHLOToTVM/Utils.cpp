@@ -120,6 +120,39 @@ Value astype(OpBuilder &builder, Location loc, Value value,
                                TypeAttr::get(type.getElementType()));
 }
 
+SaturationBounds saturationBounds(FloatType from, IntegerType to) {
+  const llvm::fltSemantics &semantics = from.getFloatSemantics();
+  unsigned width = to.getWidth();
+  bool isUnsigned = to.isUnsigned();
+  // A power of two in `from`, or its infinity when beyond its range.
+  auto powerOfTwo = [&](unsigned exponent, bool negative) {
+    APFloat value(semantics);
+    APInt bits = APInt::getOneBitSet(exponent + 2, exponent);
+    (void)value.convertFromAPInt(bits, /*IsSigned=*/false,
+                                 APFloat::rmNearestTiesToEven);
+    if (negative)
+      value.changeSign();
+    return value;
+  };
+  APFloat low = isUnsigned ? APFloat::getZero(semantics)
+                           : powerOfTwo(width - 1, /*negative=*/true);
+  std::optional<APFloat> underflow;
+  if (low.isInfinity()) {
+    underflow = low;
+    low = APFloat::getLargest(semantics, /*Negative=*/true);
+  }
+  APFloat top = powerOfTwo(isUnsigned ? width : width - 1, false);
+  APFloat highBelow = top;
+  if (top.isInfinity())
+    highBelow = APFloat::getLargest(semantics);
+  else
+    highBelow.next(/*nextDown=*/true);
+  return SaturationBounds{
+      low, highBelow, top, underflow,
+      isUnsigned ? APInt::getMinValue(width) : APInt::getSignedMinValue(width),
+      isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width)};
+}
+
 Value isNaN(OpBuilder &builder, Location loc, Value value) {
   auto boolType =
       cast<RankedTensorType>(value.getType()).clone(builder.getI1Type());

@@ -1,0 +1,165 @@
+"""Shape-polymorphic programs (jax.export with symbolic dimensions, and the
+older exports that pass dimension sizes as leading scalars): one build runs
+at every size, each result compared with jax.jit or XLA."""
+
+from __future__ import annotations
+
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import export
+
+import stablehlo_tvm
+from stablehlo_tvm import MLIRError, Specializing, xla
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "conformance", "stablehlo", "testdata", "dynamic")
+
+
+def exported(fn, *specs):
+    return export.export(jax.jit(fn))(*specs)
+
+
+def spec(shape, dtype=jnp.float32):
+    return jax.ShapeDtypeStruct(shape, dtype)
+
+
+def check_sizes(exp, fn, make_args, sizes):
+    run = stablehlo_tvm.build(exp)
+    assert isinstance(run, Specializing)
+    for n in sizes:
+        args = make_args(n)
+        np.testing.assert_allclose(np.asarray(run(*args)), np.asarray(jax.jit(fn)(*args)), rtol=2e-5, atol=2e-5)
+    assert run.builds == len(set(sizes))
+    return run
+
+
+def test_mlp_with_symbolic_batch():
+    b, = export.symbolic_shape("b")
+    rng = np.random.default_rng(0)
+    w1, w2 = rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal((16, 3)).astype(np.float32)
+
+    def mlp(x):
+        return jnp.tanh(jnp.maximum(x @ w1, 0) @ w2)
+
+    exp = exported(mlp, spec((b, 8)))
+    check_sizes(exp, mlp, lambda n: [rng.standard_normal((n, 8)).astype(np.float32)], [1, 4, 9, 4])
+
+
+def test_attention_with_symbolic_batch_and_sequence():
+    b, s = export.symbolic_shape("b, s")
+    rng = np.random.default_rng(1)
+    wq, wk, wv = (rng.standard_normal((16, 16)).astype(np.float32) * 0.25 for _ in range(3))
+
+    def attention(x):
+        q, k, v = x @ wq, x @ wk, x @ wv
+        scores = jnp.einsum("bqd,bkd->bqk", q, k) / 4.0
+        return jax.nn.softmax(scores, axis=-1) @ v + x
+
+    exp = exported(attention, spec((b, s, 16)))
+    check_sizes(exp, attention, lambda n: [rng.standard_normal((2, n + 1, 16)).astype(np.float32)], [2, 5])
+
+
+def test_cnn_with_symbolic_batch():
+    b, = export.symbolic_shape("b")
+    rng = np.random.default_rng(2)
+    kernel = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
+
+    def cnn(x):
+        y = jax.lax.conv_general_dilated(x, kernel, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.mean(jax.nn.relu(y), axis=(1, 2))
+
+    exp = exported(cnn, spec((b, 8, 8, 3)))
+    check_sizes(exp, cnn, lambda n: [rng.standard_normal((n, 8, 8, 3)).astype(np.float32)], [1, 3])
+
+
+def test_reshape_minus_one_and_concatenate():
+    b, = export.symbolic_shape("b")
+
+    def flat(x):
+        return jnp.concatenate([x.reshape(-1), jnp.flip(x * 2.0, axis=0).reshape(-1)])
+
+    exp = exported(flat, spec((b, 3)))
+    check_sizes(exp, flat, lambda n: [np.arange(3 * n, dtype=np.float32).reshape(n, 3)], [2, 7])
+
+
+def test_violated_shape_assertion_raises_jax_message():
+    b, = export.symbolic_shape("b")
+    exp = exported(lambda x: x * 2, spec((b, 4)))  # JAX asserts b >= 1
+    run = stablehlo_tvm.build(exp)
+    np.testing.assert_array_equal(run(np.ones((2, 4), np.float32)), np.full((2, 4), 2, np.float32))
+    with pytest.raises(MLIRError, match="Expected value >= 1 for dimension variable 'b'"):
+        run(np.ones((0, 4), np.float32))
+
+
+def test_equal_dimensions_must_agree():
+    b, = export.symbolic_shape("b")
+    exp = exported(lambda x, y: x + y, spec((b,)), spec((b,)))
+    run = stablehlo_tvm.build(exp)
+    np.testing.assert_array_equal(run(np.ones(3, np.float32), np.ones(3, np.float32)), np.full(3, 2, np.float32))
+    with pytest.raises(MLIRError, match=r"inconsistency between dimension size args\[1\]\.shape\[0\] \(= 4\) and the specification 'b' \(= 3\)"):
+        run(np.ones(3, np.float32), np.ones(4, np.float32))
+
+
+def test_import_specialized_to_argument_shapes():
+    b, = export.symbolic_shape("b")
+    exp = exported(lambda x: jnp.sum(x, axis=1), spec((b, 5)))
+    irmodule = stablehlo_tvm.import_stablehlo(exp, specialize=[spec((6, 5))])
+    main = irmodule["main"]
+    assert [int(d) for d in main.params[0].ty.shape.values] == [6, 5]
+    assert [int(d) for d in main.ret_ty.shape.values] == [6]
+    compiled = stablehlo_tvm.build(exp, specialize=[np.zeros((6, 5), np.float32)])
+    assert not isinstance(compiled, Specializing)
+    x = np.arange(30, dtype=np.float32).reshape(6, 5)
+    np.testing.assert_allclose(compiled(x), x.sum(axis=1))
+
+
+# An older export: the dimension variable is the leading scalar argument.
+DIMENSION_ARGUMENT = """
+func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?x4xf32>) -> tensor<?x8xf32> {
+  %0 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %c = stablehlo.constant dense<8> : tensor<1xi32>
+  %2 = stablehlo.concatenate %1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %3 = stablehlo.concatenate %arg1, %arg1, dim = 1 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>
+  %4 = stablehlo.dynamic_iota %2, dim = 1 : (tensor<2xi32>) -> tensor<?x8xf32>
+  %5 = stablehlo.add %3, %4 : tensor<?x8xf32>
+  return %5 : tensor<?x8xf32>
+}
+"""
+
+
+def test_dimension_arguments_of_older_exports():
+    module = stablehlo_tvm.parse(DIMENSION_ARGUMENT)
+    assert module.dimension_arguments("main") == [0]
+    run = stablehlo_tvm.build(DIMENSION_ARGUMENT)
+    for n in (2, 5):
+        x = np.random.default_rng(n).standard_normal((n, 4)).astype(np.float32)
+        args = [np.int64(n), x]
+        np.testing.assert_allclose(run(*args), xla.run(DIMENSION_ARGUMENT, args)[0], rtol=1e-6)
+    with pytest.raises(stablehlo_tvm.InputError, match="argument 0 of @main is a dimension size"):
+        stablehlo_tvm.import_stablehlo(DIMENSION_ARGUMENT, specialize=[spec(()), spec((3, 4))])
+
+
+def test_unresolvable_shape_is_a_located_error():
+    text = """
+func.func @main(%x: tensor<4xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {
+  %0 = stablehlo.dynamic_reshape %x, %n : (tensor<4xf32>, tensor<1xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+    with pytest.raises(MLIRError, match=r"3:8: error: the shape of this result, 'tensor<\?xf32>', is still dynamic"):
+        stablehlo_tvm.build(text)(np.ones(4, np.float32), np.array([4], np.int32))
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="the shared conformance corpus is not here")
+@pytest.mark.parametrize("name", ["add_dynamic.mlir", "eye_N_poly_M_poly_dynamic.mlir", "vmap_scatter_add_float32_dynamic.mlir" if os.path.exists(os.path.join(CORPUS, "vmap_scatter_add_float32_dynamic.mlir")) else "argmax_0_dynamic.mlir"])
+def test_corpus_files_at_two_sizes_from_one_build(name):
+    from stablehlo_tvm import conformance
+
+    with open(os.path.join(CORPUS, name)) as f:
+        text = f.read()
+    result = conformance.run_program(text, name)
+    assert result["status"] == "pass", result["message"]
