@@ -126,7 +126,19 @@ func.func @select(%p: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tenso
 
 // CHECK-LABEL: func @convert
 func.func @convert(%x: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xi1>, tensor<4xf32>) {
-  // CHECK: %[[I:.*]] = tvm.astype %arg0 {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  // Floats to integers saturate, NaN to 0 (as XLA converts): the cast sees
+  // only values in range, and values from 2^31 up are the maximum.
+  // CHECK: %[[NAN:.*]] = tvm.isnan %arg0
+  // CHECK: %[[SAFE:.*]] = tvm.where %[[NAN]], %{{.*}}, %arg0
+  // CHECK: tvm.constant dense<2.14748352E+9> : tensor<f32>
+  // CHECK: tvm.constant dense<-2.14748365E+9> : tensor<f32>
+  // CHECK: %[[LO:.*]] = tvm.maximum %[[SAFE]]
+  // CHECK: %[[HI:.*]] = tvm.minimum %[[LO]]
+  // CHECK: %[[CAST:.*]] = tvm.astype %[[HI]] {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK: tvm.constant dense<2.14748365E+9> : tensor<f32>
+  // CHECK: %[[OVER:.*]] = tvm.greater_equal %[[SAFE]]
+  // CHECK: tvm.constant dense<2147483647> : tensor<i32>
+  // CHECK: %[[I:.*]] = tvm.where %[[OVER]], %{{.*}}, %[[CAST]]
   %0 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xi32>
   // Conversion to i1 is `x != 0` (unordered: NaN converts to true).
   // CHECK: %[[Z:.*]] = tvm.constant dense<0.000000e+00> : tensor<f32>
