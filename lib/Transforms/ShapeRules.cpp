@@ -368,6 +368,38 @@ std::optional<Shapes> inferResultShapes(Operation *op,
         }
         return out;
       })
+      .Case([&](stablehlo::CustomCallOp call) -> std::optional<Shapes> {
+        // JAX's reduce_window over symbolic shapes (cumsum, cummax, ...):
+        // inputs, init values, then window dimensions, strides, base and
+        // window dilations and padding as operands.
+        unsigned count = call->getNumOperands();
+        if (call.getCallTargetName() != "stablehlo.dynamic_reduce_window" ||
+            count < 7 || (count - 5) % 2 || call->getNumResults() != (count - 5) / 2)
+          return std::nullopt;
+        unsigned n = (count - 5) / 2;
+        auto sizes = valuesOf(call->getOperand(2 * n), known);
+        auto strides = valuesOf(call->getOperand(2 * n + 1), known);
+        auto base = valuesOf(call->getOperand(2 * n + 2), known);
+        auto dilations = valuesOf(call->getOperand(2 * n + 3), known);
+        auto padding = valuesOf(call->getOperand(2 * n + 4), known);
+        if (!sizes || !strides || !base || !dilations || !padding)
+          return std::nullopt;
+        Shapes out;
+        for (unsigned i = 0; i < n; ++i) {
+          auto s = shapeOf(call->getOperand(i));
+          if (!s || s->size() != sizes->size() || strides->size() != s->size() ||
+              base->size() != s->size() || dilations->size() != s->size() ||
+              padding->size() != 2 * s->size())
+            return std::nullopt;
+          Shape shape;
+          for (size_t d = 0; d < s->size(); ++d)
+            shape.push_back(windowed((*s)[d], (*base)[d], (*padding)[2 * d],
+                                     (*padding)[2 * d + 1], (*sizes)[d],
+                                     (*dilations)[d], (*strides)[d]));
+          out.push_back(shape);
+        }
+        return out;
+      })
       .Case([&](stablehlo::DotGeneralOp dot) -> std::optional<Shapes> {
         auto lhs = shapeOf(dot.getLhs()), rhs = shapeOf(dot.getRhs());
         if (!lhs || !rhs)

@@ -8,6 +8,8 @@
 
 #include "stablehlo-tvm/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -143,6 +145,55 @@ struct StaticConvolution : OpRewritePattern<stablehlo::DynamicConvOp> {
   }
 };
 
+/// JAX's `custom_call @stablehlo.dynamic_reduce_window` (reduce_window over
+/// symbolic shapes) with constant window operands is a reduce_window whose
+/// body is the called function's.
+struct StaticReduceWindow : OpRewritePattern<stablehlo::CustomCallOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::CustomCallOp op,
+                                PatternRewriter &rewriter) const override {
+    unsigned count = op->getNumOperands();
+    if (op.getCallTargetName() != "stablehlo.dynamic_reduce_window" ||
+        count < 7 || (count - 5) % 2 ||
+        op->getNumResults() != (count - 5) / 2 ||
+        !llvm::all_of(op->getResultTypes(), isStatic))
+      return failure();
+    auto called = op.getCalledComputations();
+    if (!called || called->size() != 1)
+      return failure();
+    auto body = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, cast<FlatSymbolRefAttr>((*called)[0]));
+    unsigned n = (count - 5) / 2;
+    auto sizes = constantIntegers(op->getOperand(2 * n));
+    auto strides = constantIntegers(op->getOperand(2 * n + 1));
+    auto base = constantIntegers(op->getOperand(2 * n + 2));
+    auto dilations = constantIntegers(op->getOperand(2 * n + 3));
+    auto padding = constantIntegers(op->getOperand(2 * n + 4));
+    if (!body || body.isExternal() || body.getNumArguments() != 2 * n ||
+        !sizes || !strides || !base || !dilations || !padding)
+      return failure();
+    auto padType = RankedTensorType::get(
+        {static_cast<int64_t>(padding->size() / 2), 2}, rewriter.getI64Type());
+    auto window = stablehlo::ReduceWindowOp::create(
+        rewriter, op.getLoc(), op->getResultTypes(),
+        op->getOperands().take_front(n), op->getOperands().slice(n, n),
+        rewriter.getDenseI64ArrayAttr(*sizes),
+        rewriter.getDenseI64ArrayAttr(*strides),
+        rewriter.getDenseI64ArrayAttr(*base),
+        rewriter.getDenseI64ArrayAttr(*dilations),
+        DenseIntElementsAttr::get(padType, ArrayRef<int64_t>(*padding)));
+    IRMapping mapping;
+    body.getBody().cloneInto(&window.getBody(), mapping);
+    Operation *terminator = window.getBody().front().getTerminator();
+    rewriter.setInsertionPoint(terminator);
+    stablehlo::ReturnOp::create(rewriter, terminator->getLoc(),
+                                terminator->getOperands());
+    rewriter.eraseOp(terminator);
+    rewriter.replaceOp(op, window->getResults());
+    return success();
+  }
+};
+
 /// The size of a static dimension is a constant.
 struct StaticDimensionSize : OpRewritePattern<stablehlo::GetDimensionSizeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -165,7 +216,7 @@ struct StaticDimensionSize : OpRewritePattern<stablehlo::GetDimensionSizeOp> {
 void populateStaticShapePatterns(RewritePatternSet &patterns) {
   patterns.add<StaticBroadcastInDim, StaticReshape, StaticPad, StaticIota,
                StaticSlice, StaticGather, StaticConvolution,
-               StaticDimensionSize>(patterns.getContext());
+               StaticDimensionSize, StaticReduceWindow>(patterns.getContext());
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -137,3 +137,38 @@ func.func @data_dependent(%n: tensor<1xi32>) -> tensor<?xi32> {
   %r = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
   return %r : tensor<?xi32>
 }
+
+// -----
+
+// JAX's reduce_window over symbolic shapes (cumsum) is a custom call; with
+// its window operands known it is a reduce_window with the callee's body.
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[R:.*]] = "stablehlo.reduce_window"(%arg0, %{{.*}}) <{base_dilations = array<i64: 1, 1>, padding = dense<{{\[\[}}4, 0], [0, 0]]> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 5, 1>, window_strides = array<i64: 1, 1>}> ({
+// CHECK: ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>):
+// CHECK: %[[S:.*]] = stablehlo.add %[[A]], %[[B]] : tensor<f32>
+// CHECK: stablehlo.return %[[S]] : tensor<f32>
+// CHECK: }) : (tensor<5x3xf32>, tensor<f32>) -> tensor<5x3xf32>
+// CHECK: return %[[R]]
+func.func @cumsum(%x: tensor<5x3xf32>) -> tensor<?x3xf32> {
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %c0 = stablehlo.constant dense<0> : tensor<1xi32>
+  %m1 = stablehlo.constant dense<-1> : tensor<i32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<5x3xf32>) -> tensor<i32>
+  %low = stablehlo.add %n, %m1 : tensor<i32>
+  %low1 = stablehlo.reshape %low : (tensor<i32>) -> tensor<1xi32>
+  %row0 = stablehlo.concatenate %low1, %c0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %row0r = stablehlo.reshape %row0 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %row1 = stablehlo.concatenate %c0, %c0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %row1r = stablehlo.reshape %row1 : (tensor<2xi32>) -> tensor<1x2xi32>
+  %padding = stablehlo.concatenate %row0r, %row1r, dim = 0 : (tensor<1x2xi32>, tensor<1x2xi32>) -> tensor<2x2xi32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %window = stablehlo.concatenate %n1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %ones = stablehlo.concatenate %c1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%x, %zero, %window, %ones, %ones, %ones, %padding) {api_version = 2 : i32, called_computations = [@sum]} : (tensor<5x3xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+func.func @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %s = stablehlo.add %a, %b : tensor<f32>
+  return %s : tensor<f32>
+}

@@ -75,11 +75,11 @@ def test_cnn_with_symbolic_batch():
     check_sizes(exp, cnn, lambda n: [rng.standard_normal((n, 8, 8, 3)).astype(np.float32)], [1, 3])
 
 
-def test_reshape_minus_one_and_concatenate():
+def test_reshape_minus_one_and_cumulative_reductions():
     b, = export.symbolic_shape("b")
 
     def flat(x):
-        return jnp.concatenate([x.reshape(-1), jnp.flip(x * 2.0, axis=0).reshape(-1)])
+        return jnp.concatenate([x.reshape(-1), jnp.cumsum(x, axis=0).reshape(-1), jax.lax.cummax(x, axis=1).reshape(-1)])
 
     exp = exported(flat, spec((b, 3)))
     check_sizes(exp, flat, lambda n: [np.arange(3 * n, dtype=np.float32).reshape(n, 3)], [2, 7])

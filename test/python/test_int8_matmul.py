@@ -75,3 +75,25 @@ def test_products_the_kernel_does_not_take():
     assert_matches_jax(_product, a, b)
     wide = np.random.default_rng(6).integers(-1000, 1000, (4, 8)).astype(np.int16)
     assert _kernels(_product, wide, wide.T.copy()) == 0
+
+
+@pytest.mark.parametrize("k,n", [(256, 256), (64, 96), (128, 48), (32, 40), (8, 10)])
+def test_packed_layout_and_column_starts(k, n):
+    # Full panels go four, two or one at a time; a last partial panel is
+    # padded with zeros.
+    import tvm
+
+    b = _int8((k, n), k + n)
+    panels = (n + 15) // 16
+    lib = tvm.compile(
+        tvm.IRModule({"pack": int8_matmul._pack_primfunc(k, n).with_attr("global_symbol", "pack")}),
+        target=stablehlo_tvm.cpu.host_target(),
+    )
+    packed = tvm.runtime.tensor(np.zeros((panels, k // 4, 64), np.int8))
+    start = tvm.runtime.tensor(np.zeros(panels * 16, np.int32))
+    lib["pack"](tvm.runtime.tensor(b), packed, start)
+    padded = np.zeros((k, panels * 16), np.int8)
+    padded[:, :n] = b
+    expected = padded.reshape(k // 4, 4, panels, 16).transpose(2, 0, 3, 1).reshape(panels, k // 4, 64)
+    np.testing.assert_array_equal(packed.numpy(), expected)
+    np.testing.assert_array_equal(start.numpy(), -128 * padded.astype(np.int32).sum(axis=0))

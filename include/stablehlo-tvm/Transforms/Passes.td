@@ -60,7 +60,9 @@ def RefineShapes : Pass<"stablehlo-refine-shapes", "ModuleOp"> {
     `dynamic_conv`. This pass evaluates that arithmetic where its inputs are
     known, infers every op's result shape from its operands' (each op's shape
     rule from the spec) and so makes shapes static, then rewrites dynamic ops
-    whose shape operands became constants into their static forms.
+    whose shape operands became constants into their static forms (JAX's
+    `custom_call @stablehlo.dynamic_reduce_window`, which cumulative sums
+    over symbolic shapes use, into `reduce_window` with its callee's body).
     A `custom_call @shape_assertion` whose predicate is known is removed when
     it holds and is an error with JAX's message when it does not.
 

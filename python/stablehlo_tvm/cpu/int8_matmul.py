@@ -33,16 +33,42 @@ def _pack_primfunc(k: int, n: int):
     4 * j + t] = B[4 g + t, 16 p + j] (0 past N); start = -128 * column sums."""
     from tvm.script import tirx as T
 
-    groups, panels = k // 4, (n + 15) // 16
+    groups, panels, full = k // 4, (n + 15) // 16, n // 16
+    # Byte 4 j + t of a packed tile is byte j of row t: the 4 x 16 tile
+    # transposed, one shuffle of the 4 rows' loads.
+    interleave = [16 * (i % 4) + i // 4 for i in range(64)]
+
+    # Four panels side by side read whole 64-byte lines of B's rows.
+    block = next(b for b in (4, 2, 1) if full % b == 0)
 
     @T.prim_func(s_tir=True)
     def pack(b: T.Buffer((k, n), "int8"), packed: T.Buffer((panels, groups, 64), "int8"), start: T.Buffer((panels * 16,), "int32")):
         T.func_attr({"tirx.noalias": True})
         with T.sblock("root"):
-            for p in T.parallel(panels):
+            for blk in T.parallel(full // block):
+                sums = T.alloc_local((block, 16), "int32")
+                for q in T.unroll(block):
+                    sums[q, T.ramp(0, 1, 16)] = T.broadcast(T.int32(0), 16)
+                for g in range(groups):
+                    for q in T.unroll(block):
+                        r0 = b[g * 4, T.ramp((blk * block + q) * 16, 1, 16)]
+                        r1 = b[g * 4 + 1, T.ramp((blk * block + q) * 16, 1, 16)]
+                        r2 = b[g * 4 + 2, T.ramp((blk * block + q) * 16, 1, 16)]
+                        r3 = b[g * 4 + 3, T.ramp((blk * block + q) * 16, 1, 16)]
+                        packed[blk * block + q, g, T.ramp(0, 1, 64)] = T.Shuffle([r0, r1, r2, r3], interleave)
+                        sums[q, T.ramp(0, 1, 16)] = (
+                            sums[q, T.ramp(0, 1, 16)]
+                            + T.Cast("int32x16", r0)
+                            + T.Cast("int32x16", r1)
+                            + T.Cast("int32x16", r2)
+                            + T.Cast("int32x16", r3)
+                        )
+                for q in T.unroll(block):
+                    start[T.ramp((blk * block + q) * 16, 1, 16)] = sums[q, T.ramp(0, 1, 16)] * T.broadcast(T.int32(-128), 16)
+            # The last, partial panel: zeros past N.
+            for p in range(full, panels):
                 for j in range(16):
                     start[p * 16 + j] = 0
-                # Rows of B in order: each reads 16 contiguous bytes.
                 for g, t, j in T.grid(groups, 4, 16):
                     packed[p, g, j * 4 + t] = T.if_then_else(p * 16 + j < n, b[g * 4 + t, T.min(p * 16 + j, n - 1)], T.int8(0))
                     start[p * 16 + j] = start[p * 16 + j] - T.Cast("int32", packed[p, g, j * 4 + t]) * 128
