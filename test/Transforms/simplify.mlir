@@ -52,6 +52,30 @@ func.func @constant_shapes(%x: tensor<3xf32>, %p: tensor<f32>) -> (tensor<2x3xf3
 
 // -----
 
+// The other dynamic ops with constant shape operands: real_dynamic_slice,
+// dynamic_gather, dynamic_conv, and get_dimension_size of a static
+// dimension.
+// CHECK-LABEL: func.func @more_constant_shapes
+// CHECK: stablehlo.slice %arg0 [1:7:2] : (tensor<8xf32>) -> tensor<3xf32>
+// CHECK: "stablehlo.gather"(%arg1, %arg2) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+// CHECK: stablehlo.convolution(%arg3, %arg4) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = {{\[\[}}1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x2xf32>, tensor<3x2x4xf32>) -> tensor<1x5x4xf32>
+// CHECK: %[[N:.*]] = stablehlo.constant dense<8> : tensor<i32>
+// CHECK-NOT: get_dimension_size
+func.func @more_constant_shapes(%x: tensor<8xf32>, %t: tensor<4x3xf32>, %i: tensor<2x1xi32>, %lhs: tensor<1x5x2xf32>, %rhs: tensor<3x2x4xf32>) -> (tensor<3xf32>, tensor<2x3xf32>, tensor<1x5x4xf32>, tensor<i32>) {
+  %start = stablehlo.constant dense<1> : tensor<1xi64>
+  %limit = stablehlo.constant dense<7> : tensor<1xi64>
+  %stride = stablehlo.constant dense<2> : tensor<1xi64>
+  %0 = stablehlo.real_dynamic_slice %x, %start, %limit, %stride : (tensor<8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xf32>
+  %sizes = stablehlo.constant dense<[1, 3]> : tensor<2xi64>
+  %1 = "stablehlo.dynamic_gather"(%t, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>}> : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %pad = stablehlo.constant dense<1> : tensor<1x2xi64>
+  %2 = "stablehlo.dynamic_conv"(%lhs, %rhs, %pad) <{dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64}> : (tensor<1x5x2xf32>, tensor<3x2x4xf32>, tensor<1x2xi64>) -> tensor<1x5x4xf32>
+  %3 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<8xf32>) -> tensor<i32>
+  func.return %0, %1, %2, %3 : tensor<3xf32>, tensor<2x3xf32>, tensor<1x5x4xf32>, tensor<i32>
+}
+
+// -----
+
 // A shape known only at run time stays dynamic.
 // CHECK-LABEL: func.func @runtime_shape
 // CHECK: stablehlo.dynamic_reshape

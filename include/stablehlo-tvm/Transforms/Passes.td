@@ -33,9 +33,12 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
     Preprocessing before the conversion to tvm, each rewrite exact:
     - `composite` calls its `decomposition` (`func.call`);
     - `get_tuple_element` of a `tuple` is the element; unused tuples go;
-    - `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_pad` and
-      `dynamic_iota` whose shape operands are constants and whose result
-      type is static become `broadcast_in_dim`, `reshape`, `pad` and `iota`;
+    - `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_pad`,
+      `dynamic_iota`, `real_dynamic_slice`, `dynamic_gather` and
+      `dynamic_conv` whose shape operands are constants and whose result
+      type is static become their static forms, and `get_dimension_size` of
+      a static dimension a constant (the patterns stablehlo-refine-shapes
+      shares);
     - `real` of a real tensor is the tensor, `imag` of one is zeros;
     - a `convolution` with `batch_group_count` G becomes one with
       `feature_group_count` G over the lhs with its G batch slices moved
