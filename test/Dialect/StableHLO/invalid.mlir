@@ -189,3 +189,100 @@ func.func @quantize_to_float(%a: tensor<3xf32>) -> tensor<3xf32> {
   %0 = stablehlo.uniform_quantize %a : tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Found by stablehlo_tvm.fuzz: the scatter conversion read index vectors
+// past their dimension.
+func.func @scatter_index_vector_dim(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{index_vector_dim 64 is out of range [0, 2]}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 64>} : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @scatter_index_map_size(%x: tensor<3x4xf32>, %i: tensor<2x2xi32>, %u: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{scatter_dims_to_operand_dims has 1 entries, the index vectors 2}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3x4xf32>, tensor<2x2xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @scatter_update_rank(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{updates must have rank 2}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// A gather whose slice_sizes has the wrong rank used to verify and then be
+// reported "unsupported".
+func.func @gather_slice_sizes(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{slice_sizes must have 2 entries}}
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<3x4xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gather_collapsed_size(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{collapsed or batching dimension 0 must have slice size 0 or 1}}
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 2, 4>} : (tensor<3x4xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Found by stablehlo_tvm.fuzz: the dynamic_slice conversion indexed start
+// indices it did not have.
+func.func @dynamic_slice_sizes(%x: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2xf32> {
+  // expected-error @+1 {{slice_sizes must have 2 entries}}
+  %0 = stablehlo.dynamic_slice %x, %i, %i, sizes = [2] : (tensor<4x4xf32>, tensor<i32>, tensor<i32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @dynamic_slice_indices(%x: tensor<4x4xf32>, %i: tensor<i32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{needs 2 start indices}}
+  %0 = stablehlo.dynamic_slice %x, %i, sizes = [2, 2] : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @dynamic_update_slice_too_big(%x: tensor<4xf32>, %u: tensor<5xf32>, %i: tensor<i32>) -> tensor<4xf32> {
+  // expected-error @+1 {{update dimension 0 of size 5 exceeds the operand's 4}}
+  %0 = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<4xf32>, tensor<5xf32>, tensor<i32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Found by stablehlo_tvm.fuzz: fft lengths the operand does not have made
+// the complex lowering read past shapes or allocate without bound.
+func.func @fft_length_rank(%x: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+  // expected-error @+1 {{fft_length must have 1 to 3 entries, at most the operand's rank}}
+  %0 = stablehlo.fft %x, type = FFT, length = [8, 8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return %0 : tensor<8xcomplex<f32>>
+}
+
+// -----
+
+func.func @fft_length_size(%x: tensor<8xf32>) -> tensor<5xcomplex<f32>> {
+  // expected-error @+1 {{dimension 0 must be 4611686018427387904 in the operand and 2305843009213693953 in the result}}
+  %0 = stablehlo.fft %x, type = RFFT, length = [4611686018427387904] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  return %0 : tensor<5xcomplex<f32>>
+}

@@ -445,6 +445,7 @@ def StableHLO_DynamicSliceOp : StableHLO_Op<"dynamic_slice",
     $operand `,` custom<VariadicOperandWithAttribute>($start_indices)
       `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicUpdateSliceOp : StableHLO_Op<"dynamic_update_slice",
@@ -455,6 +456,7 @@ def StableHLO_DynamicUpdateSliceOp : StableHLO_Op<"dynamic_update_slice",
                        Variadic<HLO_ScalarIntTensor>:$start_indices);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def StableHLO_GetDimensionSizeOp : StableHLO_Op<"get_dimension_size", [Pure]> {
@@ -526,6 +528,7 @@ def StableHLO_GatherOp : StableHLO_Op<"gather", [Pure]> {
                        DenseI64ArrayAttr:$slice_sizes,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs HLO_Tensor:$result);
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicGatherOp : StableHLO_Op<"dynamic_gather", [Pure]> {
@@ -535,6 +538,7 @@ def StableHLO_DynamicGatherOp : StableHLO_Op<"dynamic_gather", [Pure]> {
                        StableHLO_GatherDimensionNumbers:$dimension_numbers,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs HLO_Tensor:$result);
+  let hasVerifier = 1;
 }
 
 def StableHLO_ScatterOp : StableHLO_Op<"scatter",
@@ -548,6 +552,7 @@ def StableHLO_ScatterOp : StableHLO_Op<"scatter",
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$unique_indices);
   let results = (outs Variadic<HLO_Tensor>);
   let regions = (region SizedRegion<1>:$update_computation);
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -737,6 +742,7 @@ def StableHLO_FftOp : StableHLO_Op<"fft", [Pure]> {
     $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_TriangularSolveOp : StableHLO_Op<"triangular_solve",
