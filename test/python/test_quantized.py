@@ -305,3 +305,17 @@ def test_quantized_arguments_and_results_are_storage_integers():
     got = tvm(text, [x])
     assert got.dtype == np.int8
     np.testing.assert_array_equal(got, x)
+
+
+def test_quantized_constant_operand():
+    # A quantized constant (storage values in its attribute) added to a
+    # quantized argument.
+    text = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = stablehlo.constant() <{value = dense<[1, -4, 100]> : tensor<3xi8>}> : () -> tensor<3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+  %q = stablehlo.uniform_quantize %x : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+  %s = stablehlo.add %q, %c : tensor<3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+  %d = stablehlo.uniform_dequantize %s : (tensor<3x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<3xf32>
+  return %d : tensor<3xf32>
+}"""
+    x = np.array([1.0, -2.25, 7.0], np.float32)
+    np.testing.assert_array_equal(tvm(text, [x]), xla(text, [x])[0])

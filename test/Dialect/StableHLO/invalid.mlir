@@ -286,3 +286,12 @@ func.func @fft_length_size(%x: tensor<8xf32>) -> tensor<5xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [4611686018427387904] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
   return %0 : tensor<5xcomplex<f32>>
 }
+
+// -----
+
+func.func @constant_type_mismatch() -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
+  // expected-error @+2 {{inferred type(s) 'tensor<2xi16>' are incompatible with return type(s) of operation 'tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = stablehlo.constant() <{value = dense<[1, -4]> : tensor<2xi16>}> : () -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+}

@@ -34,3 +34,12 @@ func.func @per_axis(%x: tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, 
   %0 = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.1:-2, 0.2, 0.3:4}>>
   return %0 : tensor<2x3x!quant.uniform<i8:f32:1, {0.1:-2, 0.2, 0.3:4}>>
 }
+
+// A quantized constant holds its storage values; it prints as jaxlib does.
+// CHECK-LABEL: func @quantized_constant
+// CHECK: %[[C:.*]] = stablehlo.constant() <{value = dense<[1, -4]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: return %[[C]]
+func.func @quantized_constant() -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
+  %0 = stablehlo.constant() <{value = dense<[1, -4]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+}

@@ -146,13 +146,81 @@ LogicalResult ConstantOp::inferReturnTypes(
   return success();
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+/// A quantized constant's value holds its storage integers.
+bool ConstantOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred == actual)
+    return true;
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto value = dyn_cast<RankedTensorType>(inferred.front());
+  auto result = dyn_cast<RankedTensorType>(actual.front());
+  if (!value || !result || value.getShape() != result.getShape())
+    return false;
+  auto quantized = dyn_cast<quant::QuantizedType>(result.getElementType());
+  return quantized && quantized.getStorageType() == value.getElementType();
+}
 
-/// `%cst` for floating-point constants, `%c` for the others, as jaxlib names
-/// them.
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  if (getValue().getType() != getType())
+    return {};
+  return getValue();
+}
+
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  Properties &properties = result.getOrAddProperties<Properties>();
+  if (succeeded(parser.parseOptionalLParen())) {
+    // `() <{value = V}> : () -> T`: V's type is not T (a quantized T).
+    DictionaryAttr dict;
+    FunctionType type;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseRParen() || parser.parseLess() ||
+        parser.parseAttribute(dict) || parser.parseGreater() ||
+        parser.parseOptionalAttrDict(result.attributes) ||
+        parser.parseColonType(type))
+      return failure();
+    auto value = dyn_cast_or_null<ElementsAttr>(dict.get("value"));
+    if (!value || dict.size() != 1)
+      return parser.emitError(at, "expected <{value = elements}>");
+    if (type.getNumInputs() != 0 || type.getNumResults() != 1)
+      return parser.emitError(at, "expected a type () -> tensor");
+    properties.value = value;
+    result.addTypes(type.getResults());
+    return success();
+  }
+  Attribute value;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseAttribute(value))
+    return failure();
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(at, "expected an elements attribute");
+  properties.value = elements;
+  result.addTypes(elements.getType());
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &p) {
+  if (getValue().getType() != getType()) {
+    p << "() <{value = ";
+    p.printAttribute(getValue());
+    p << "}>";
+    p.printOptionalAttrDict((*this)->getDiscardableAttrDictionary().getValue());
+    p << " : ";
+    p.printFunctionalType(TypeRange(), getOperation()->getResultTypes());
+    return;
+  }
+  p.printOptionalAttrDict((*this)->getDiscardableAttrDictionary().getValue());
+  p << ' ';
+  p.printAttribute(getValue());
+}
+
+/// `%cst` for floating-point (and quantized) constants, `%c` for the
+/// others, as jaxlib names them.
 void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   Type element = getType().getElementType();
-  setNameFn(getResult(), isa<FloatType>(element) ? "cst" : "c");
+  setNameFn(getResult(),
+            isa<FloatType, quant::QuantizedType>(element) ? "cst" : "c");
 }
 
 LogicalResult IotaOp::verify() {

@@ -327,10 +327,20 @@ def StableHLO_ConstantOp : StableHLO_Op<"constant",
      DeclareOpInterfaceMethods<InferTypeOpInterface>,
      DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "a tensor constant";
+  let description = [{
+    `stablehlo.constant dense<...> : T`, the value's type the result's; a
+    quantized constant holds its storage values and prints as jaxlib does:
+    `stablehlo.constant() <{value = dense<...> : tensor<2xi8>}> : () ->
+    tensor<2x!quant.uniform<...>>`.
+  }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs HLO_Tensor:$output);
-  let assemblyFormat = "attr-dict $value";
+  let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                        ::mlir::TypeRange actual);
+  }];
 }
 
 def StableHLO_IotaOp : StableHLO_Op<"iota", [Pure]> {
