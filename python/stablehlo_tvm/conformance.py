@@ -132,6 +132,21 @@ def _result_dtypes(function: dict) -> list[str]:
     return names
 
 
+def _first_line(error: Exception) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text.splitlines()[0][:300] if text else ''}"
+
+
+def _import_failure(error: Exception) -> tuple[str, str]:
+    """(status, message) of an import that raised `error`: "unsupported"
+    when the legality check listed ops it could not import."""
+    lines = str(error).splitlines()
+    unsupported = next((l for l in lines if "could not be imported" in l), None)
+    if unsupported:
+        return "unsupported", "unsupported: " + unsupported.split("unsupported: ", 1)[-1][:300]
+    return "error", (lines[1] if len(lines) > 1 else lines[0])[:400]
+
+
 def run_program(text: str, name: str) -> dict[str, Any]:
     """Imports, builds and runs one self-checking program; returns its result."""
     from .emitter import emit_module
@@ -151,20 +166,14 @@ def run_program(text: str, name: str) -> dict[str, Any]:
     try:
         module.run_pipeline(PIPELINE)
     except MLIRError as e:
-        lines = str(e).splitlines()
-        unsupported = next((l for l in lines if "could not be imported" in l), None)
-        result["status"] = "unsupported" if unsupported else "error"
-        if unsupported:
-            result["message"] = "unsupported: " + unsupported.split("unsupported: ", 1)[-1][:300]
-        else:
-            result["message"] = (lines[1] if len(lines) > 1 else lines[0])[:400]
+        result["status"], result["message"] = _import_failure(e)
         return result
     functions = {f["name"]: f for f in module.functions(ops=False)}
     entries = [f for f in functions.values() if "stablehlo_tvm.checks" in f["attributes"]]
     try:
         compiled = build(emit_module(list(functions.values()), module))
     except Exception as e:  # TVM raises its own error types
-        result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        result["message"] = _first_line(e)
         return result
     if not any(f["attributes"]["stablehlo_tvm.checks"] for f in entries):
         result["status"] = "unchecked"
@@ -183,7 +192,7 @@ def run_program(text: str, name: str) -> dict[str, Any]:
             outputs = compiled.call(entry["name"], *inputs)
         except Exception as e:
             result["dtypes"] = sorted(dtypes)
-            result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            result["message"] = _first_line(e)
             return result
         if not isinstance(outputs, tuple):
             outputs = (outputs,)
@@ -245,7 +254,7 @@ def _run_dynamic(text: str, entry: dict, result: dict[str, Any]) -> dict[str, An
     try:
         compiled = build(text)
     except Exception as e:
-        result["message"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        result["message"] = _first_line(e)
         return result
     messages = []
     dtypes: set[str] = set()
@@ -255,18 +264,16 @@ def _run_dynamic(text: str, entry: dict, result: dict[str, Any]) -> dict[str, An
             expected = xla.run(text, args)
         except Exception as e:
             result["status"] = "unchecked"
-            result["message"] = f"XLA: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            result["message"] = f"XLA: {_first_line(e)}"
             return result
         try:
             actual = compiled(*args)
         except MLIRError as e:
-            lines = str(e).splitlines()
-            unsupported = next((l for l in lines if "could not be imported" in l), None)
-            result["status"] = "unsupported" if unsupported else "error"
-            result["message"] = f"size {size}: " + (unsupported or (lines[1] if len(lines) > 1 else lines[0]))[:400]
+            result["status"], message = _import_failure(e)
+            result["message"] = f"size {size}: {message}"
             return result
         except Exception as e:
-            result["message"] = f"size {size}: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+            result["message"] = f"size {size}: {_first_line(e)}"
             return result
         actual = list(actual) if isinstance(actual, tuple) else [actual]
         if len(actual) != len(expected):

@@ -34,6 +34,25 @@ _INTERESTING = [0, 1, -1, 2, 3, 7, 64, 65536, 2**31 - 1, -(2**31), 2**62]
 _CRASH_MARKERS = ("PLEASE submit a bug report", "LLVM ERROR", "Assertion `", "Stack dump:")
 
 
+def _replace_one(lines: list[str], pattern: re.Pattern, rng: random.Random, replacement) -> str:
+    """The text with one random match of `pattern` replaced."""
+    text = "\n".join(lines)
+    found = list(pattern.finditer(text))
+    if not found:
+        return text
+    m = rng.choice(found)
+    return text[: m.start()] + replacement(m) + text[m.end() :]
+
+
+def _changed_dims(dims: str, rng: random.Random) -> list[str]:
+    sizes = [d for d in dims.split("x") if d]
+    if sizes and rng.random() < 0.5:
+        sizes.pop(rng.randrange(len(sizes)))
+    else:
+        sizes.insert(rng.randrange(len(sizes) + 1), str(rng.choice([0, 1, 2, 5])))
+    return sizes
+
+
 def _mutate(text: str, rng: random.Random, op_names: list[str]) -> str:
     lines = text.split("\n")
     kind = rng.randrange(8)
@@ -46,40 +65,15 @@ def _mutate(text: str, rng: random.Random, op_names: list[str]) -> str:
         i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
         lines[i], lines[j] = lines[j], lines[i]
     elif kind == 3:
-        text = "\n".join(lines)
-        found = list(_NUMBER.finditer(text))
-        if found:
-            m = rng.choice(found)
-            value = rng.choice(_INTERESTING + [int(m.group()) + rng.choice([-1, 1])])
-            return text[: m.start()] + str(value) + text[m.end() :]
-        return text
+        return _replace_one(lines, _NUMBER, rng, lambda m: str(rng.choice(_INTERESTING + [int(m.group()) + rng.choice([-1, 1])])))
     elif kind == 4:
-        text = "\n".join(lines)
-        found = list(_ARRAY.finditer(text))
-        if found:
-            m = rng.choice(found)
-            values = [str(rng.choice(_INTERESTING[:6])) for _ in range(rng.randrange(4))]
-            return text[: m.start()] + "[" + ", ".join(values) + "]" + text[m.end() :]
-        return text
+        return _replace_one(
+            lines, _ARRAY, rng, lambda m: "[" + ", ".join(str(rng.choice(_INTERESTING[:6])) for _ in range(rng.randrange(4))) + "]"
+        )
     elif kind == 5:
-        text = "\n".join(lines)
-        found = list(_SHAPE.finditer(text))
-        if found:
-            m = rng.choice(found)
-            dims = [d for d in m.group(1).split("x") if d]
-            if dims and rng.random() < 0.5:
-                dims.pop(rng.randrange(len(dims)))
-            else:
-                dims.insert(rng.randrange(len(dims) + 1), str(rng.choice([0, 1, 2, 5])))
-            return text[: m.start()] + "tensor<" + "".join(d + "x" for d in dims) + text[m.end() :]
-        return text
+        return _replace_one(lines, _SHAPE, rng, lambda m: "tensor<" + "".join(d + "x" for d in _changed_dims(m.group(1), rng)))
     elif kind == 6 and op_names:
-        text = "\n".join(lines)
-        found = list(_OP.finditer(text))
-        if found:
-            m = rng.choice(found)
-            return text[: m.start()] + rng.choice(op_names) + text[m.end() :]
-        return text
+        return _replace_one(lines, _OP, rng, lambda m: rng.choice(op_names))
     else:
         text = "\n".join(lines)
         return text[: rng.randrange(len(text) + 1)]

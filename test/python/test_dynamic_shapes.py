@@ -163,3 +163,16 @@ def test_corpus_files_at_two_sizes_from_one_build(name):
         text = f.read()
     result = conformance.run_program(text, name)
     assert result["status"] == "pass", result["message"]
+
+
+def test_runner_judges_dynamic_programs_against_xla(monkeypatch):
+    from stablehlo_tvm import conformance
+
+    result = conformance.run_program(DIMENSION_ARGUMENT, "dimension_argument")
+    assert result["status"] == "pass", result["message"]
+    # Negative control: an oracle that disagrees must make the program fail.
+    real = xla.run
+    monkeypatch.setattr(xla, "run", lambda text, args: [o + 1 for o in real(text, args)])
+    result = conformance.run_program(DIMENSION_ARGUMENT, "dimension_argument")
+    assert result["status"] == "fail"
+    assert "size 2" in result["message"]
