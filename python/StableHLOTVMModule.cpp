@@ -15,6 +15,7 @@
 #include "stablehlo-tvm/Transforms/Passes.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
 #include "stablehlo-tvm/Support/LargeConstants.h"
+#include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -195,16 +196,24 @@ public:
       nb::gil_scoped_release release;
       ParserConfig config(result->context.get());
       llvm::StringRef source(data, size);
-      std::optional<std::string> packed =
-          stablehlo_tvm::i1HexBytesToPacked(source);
-      if (packed)
-        source = *packed;
-      std::optional<stablehlo_tvm::LargeConstants> large =
-          stablehlo_tvm::extractLargeConstants(source, kLargeConstantBytes);
-      result->module = parseSourceString<ModuleOp>(
-          large ? large->text : source, config, sourceName);
-      if (large && result->module)
-        large->attachTo(result->context.get());
+      if (auto at = stablehlo_tvm::findExcessiveNesting(source)) {
+        // The parser would exhaust the stack on it.
+        emitError(FileLineColLoc::get(result->context.get(), sourceName,
+                                      at->line, at->column))
+            << "nesting deeper than " << stablehlo_tvm::kMaxNestingDepth
+            << " brackets, braces or parentheses: refused";
+      } else {
+        std::optional<std::string> packed =
+            stablehlo_tvm::i1HexBytesToPacked(source);
+        if (packed)
+          source = *packed;
+        std::optional<stablehlo_tvm::LargeConstants> large =
+            stablehlo_tvm::extractLargeConstants(source, kLargeConstantBytes);
+        result->module = parseSourceString<ModuleOp>(
+            large ? large->text : source, config, sourceName);
+        if (large && result->module)
+          large->attachTo(result->context.get());
+      }
     }
     if (!result->module)
       diagnostics.raise("failed to parse " + sourceName);

@@ -125,3 +125,32 @@ def test_the_device_follows_a_cpu_target():
     compiled = stablehlo_tvm.build(_f, _X, target="llvm")
     assert compiled.device == tvm.cpu()
     np.testing.assert_allclose(compiled(_X), np.asarray(jax.jit(_f)(_X)), rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An attribute nested 100,000 deep.
+        "func.func @f() -> tensor<1xf32> {\n  %0 = stablehlo.constant dense<" + "[" * 100000 + "1.0" + "]" * 100000 + "> : tensor<1xf32>\n  return %0 : tensor<1xf32>\n}",
+        # Regions nested 20,000 deep.
+        "func.func @f(%p: tensor<i1>) {\n" + '"stablehlo.if"(%p) ({' * 20000 + "}) : (tensor<i1>) -> ()" * 20000 + "\n  return\n}",
+    ],
+    ids=["attribute", "regions"],
+)
+def test_input_nested_deeper_than_the_parser_survives_is_refused(text):
+    # The parser recurses once per level: without the limit the process died
+    # of a stack overflow.
+    with pytest.raises(stablehlo_tvm.MLIRError, match=r"<string>:\d+:\d+: error: nesting deeper than 512"):
+        stablehlo_tvm.import_stablehlo(text)
+
+
+def test_the_tool_refuses_deep_nesting_too(tmp_path):
+    import subprocess
+
+    from stablehlo_tvm import fuzz
+
+    path = tmp_path / "deep.mlir"
+    path.write_text("func.func @f() {\n" + "[" * 5000 + "\n}")
+    done = subprocess.run([fuzz._default_tool(), str(path)], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "deep.mlir:2:512: error: nesting deeper than 512" in done.stderr

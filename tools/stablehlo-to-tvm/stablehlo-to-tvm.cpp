@@ -11,6 +11,7 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
+#include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -36,6 +37,13 @@ int main(int argc, char **argv) {
     return EXIT_FAILURE;
   }
   std::unique_ptr<llvm::MemoryBuffer> buffer = std::move(input);
+  if (auto at = stablehlo_tvm::findExcessiveNesting(buffer->getBuffer())) {
+    llvm::errs() << buffer->getBufferIdentifier() << ":" << at->line << ":"
+                 << at->column << ": error: nesting deeper than "
+                 << stablehlo_tvm::kMaxNestingDepth
+                 << " brackets, braces or parentheses: refused\n";
+    return EXIT_FAILURE;
+  }
   if (std::optional<std::string> packed =
           stablehlo_tvm::i1HexBytesToPacked(buffer->getBuffer()))
     buffer = llvm::MemoryBuffer::getMemBufferCopy(
