@@ -23,6 +23,8 @@ struct MapToKernel : TVMTypedPattern<stablehlo::MapOp> {
         static_cast<int64_t>(op.getDimensions().size()) != type.getRank())
       return rewriter.notifyMatchFailure(op, "not a map over every dimension");
     Block &body = op.getComputation().front();
+    if (failed(checkScalarizable(body)))
+      return rewriter.notifyMatchFailure(op, "computation has no scalar form");
     bool scalarized = true;
     SmallVector<Value> results = buildElementwiseKernel(
         rewriter, op.getLoc(), "map", adaptor.getInputs(), op->getResultTypes(),

@@ -29,6 +29,8 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
     for (int64_t dim : dims)
       reducedShape.push_back(inputType.getDimSize(dim));
     Block &body = op.getBody().front();
+    if (failed(checkScalarizable(body)))
+      return rewriter.notifyMatchFailure(op, "body has no scalar form");
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());

@@ -222,6 +222,11 @@ void storeAccumulators(OpBuilder &builder, Location loc,
 FailureOr<SmallVector<Value>> scalarizeBody(OpBuilder &builder, Block &body,
                                             ValueRange args);
 
+/// Whether scalarizeBody can translate `body` (its arguments 0-d tensors of
+/// ints or floats): tried in a detached block, so a pattern decides before
+/// it builds anything.
+LogicalResult checkScalarizable(Block &body);
+
 /// x^y for integers of `element` type: squaring over every bit of y. A
 /// negative y gives 1 for x = 1, +-1 for x = -1 and 0 otherwise.
 Value integerPower(OpBuilder &b, Location loc, Type element, Value x, Value y);

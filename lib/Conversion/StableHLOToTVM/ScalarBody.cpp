@@ -602,4 +602,24 @@ FailureOr<SmallVector<Value>> scalarizeBody(OpBuilder &builder, Block &body,
   return failure();
 }
 
+LogicalResult checkScalarizable(Block &body) {
+  MLIRContext *context = body.getParentOp()->getContext();
+  Block scratch;
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(&scratch);
+  SmallVector<Value> args;
+  for (BlockArgument arg : body.getArguments()) {
+    auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+    if (!tensor || tensor.getRank() != 0 ||
+        !isa<FloatType, IntegerType>(tensor.getElementType()))
+      return failure();
+    args.push_back(
+        scratch.addArgument(signlessType(tensor.getElementType()), arg.getLoc()));
+  }
+  bool translated = succeeded(scalarizeBody(builder, body, args));
+  scratch.dropAllDefinedValueUses();
+  scratch.clear();
+  return success(translated);
+}
+
 } // namespace mlir::stablehlo_tvm

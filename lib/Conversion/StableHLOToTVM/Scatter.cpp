@@ -65,6 +65,8 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     inputs.push_back(adaptor.getScatterIndices());
     llvm::append_range(inputs, adaptor.getUpdates());
     Block &body = op.getUpdateComputation().front();
+    if (failed(checkScalarizable(body)))
+      return rewriter.notifyMatchFailure(op, "update computation has no scalar form");
     bool scalarized = true;
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "scatter", inputs, op.getResultTypes(),

@@ -31,6 +31,8 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
     SmallVector<int64_t> slices(type.getShape());
     slices[dim] = 1;
     Block &comparator = op.getComparator().front();
+    if (failed(checkScalarizable(comparator)))
+      return rewriter.notifyMatchFailure(op, "comparator has no scalar form");
 
     bool scalarized = true;
     SmallVector<Value> results = buildKernel(

@@ -105,6 +105,8 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
         orOnes(op.getWindowDilations(), rank);
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &body = op.getBody().front();
+    if (failed(checkScalarizable(body)))
+      return rewriter.notifyMatchFailure(op, "body has no scalar form");
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
@@ -159,6 +161,8 @@ struct SelectAndScatterToKernel
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &select = op.getSelect().front();
     Block &scatter = op.getScatter().front();
+    if (failed(checkScalarizable(select)) || failed(checkScalarizable(scatter)))
+      return rewriter.notifyMatchFailure(op, "select or scatter has no scalar form");
     Type element = signlessType(operandType.getElementType());
 
     bool scalarized = true;
