@@ -295,3 +295,68 @@ func.func @constant_type_mismatch() -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> 
   %0 = stablehlo.constant() <{value = dense<[1, -4]> : tensor<2xi16>}> : () -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
   return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
 }
+
+// -----
+
+// Padding for one of two dimensions used to import, the missing padding
+// taken as zero.
+func.func @reduce_window_short_padding(%x: tensor<4x4xf32>, %i: tensor<f32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{padding must have shape [2, 2]}}
+  %0 = "stablehlo.reduce_window"(%x, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2, 2>, padding = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<4x4xf32>, tensor<f32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @reduce_window_zero_stride(%x: tensor<4xf32>, %i: tensor<f32>) -> tensor<3xf32> {
+  // expected-error @+1 {{window_strides must be positive}}
+  %0 = "stablehlo.reduce_window"(%x, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @sort_dimension(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{dimension 3 is out of range for rank 1}}
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @map_dimensions(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{dimensions must be 0, 1, ..., rank - 1}}
+  %0 = "stablehlo.map"(%x) ({
+  ^bb0(%a: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) {dimensions = array<i64: 1, 0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @select_and_scatter_window(%x: tensor<4x4xf32>, %s: tensor<2x2xf32>, %i: tensor<f32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{window_dimensions must have 2 entries}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %ge : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %sum = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

@@ -325,3 +325,4 @@ LogicalResult FftOp::verify() {
   }
   return success();
 }
+

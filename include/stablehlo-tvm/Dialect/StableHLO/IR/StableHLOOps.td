@@ -576,6 +576,7 @@ def StableHLO_SortOp : StableHLO_Op<"sort", [RecursiveMemoryEffects]> {
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stable);
   let results = (outs Variadic<HLO_Tensor>);
   let regions = (region SizedRegion<1>:$comparator);
+  let hasVerifier = 1;
 }
 
 def StableHLO_ReduceWindowOp : StableHLO_Op<"reduce_window",
@@ -590,6 +591,7 @@ def StableHLO_ReduceWindowOp : StableHLO_Op<"reduce_window",
                        OptionalAttr<I64ElementsAttr>:$padding);
   let results = (outs Variadic<HLO_Tensor>);
   let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
 }
 
 def StableHLO_SelectAndScatterOp : StableHLO_Op<"select_and_scatter",
@@ -602,6 +604,7 @@ def StableHLO_SelectAndScatterOp : StableHLO_Op<"select_and_scatter",
                        OptionalAttr<I64ElementsAttr>:$padding);
   let results = (outs HLO_Tensor);
   let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+  let hasVerifier = 1;
 }
 
 def StableHLO_MapOp : StableHLO_Op<"map", [RecursiveMemoryEffects,
@@ -611,6 +614,7 @@ def StableHLO_MapOp : StableHLO_Op<"map", [RecursiveMemoryEffects,
                        DenseI64ArrayAttr:$dimensions);
   let results = (outs HLO_Tensor);
   let regions = (region SizedRegion<1>:$computation);
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
