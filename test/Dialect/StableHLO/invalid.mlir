@@ -360,3 +360,23 @@ func.func @select_and_scatter_window(%x: tensor<4x4xf32>, %s: tensor<2x2xf32>, %
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// Found by stablehlo_tvm.fuzz: stablehlo-simplify took the out-of-range
+// element of the tuple the index named.
+func.func @tuple_index(%b: tensor<i64>) -> tensor<i64> {
+  %t = stablehlo.tuple %b : tuple<tensor<i64>>
+  // expected-error @+1 {{index 3 is out of range for a tuple of 1 elements}}
+  %0 = stablehlo.get_tuple_element %t[3] : (tuple<tensor<i64>>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @tuple_element_type(%b: tensor<i64>) -> tensor<i32> {
+  %t = stablehlo.tuple %b : tuple<tensor<i64>>
+  // expected-error @+1 {{result type 'tensor<i32>' is not the element's, 'tensor<i64>'}}
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<i64>>) -> tensor<i32>
+  return %0 : tensor<i32>
+}

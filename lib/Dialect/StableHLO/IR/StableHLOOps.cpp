@@ -607,6 +607,18 @@ LogicalResult CustomCallOp::verify() {
   return success();
 }
 
+LogicalResult GetTupleElementOp::verify() {
+  auto tuple = cast<TupleType>(getOperand().getType());
+  // (C1) 0 <= index < size(operand), (C2) type(result) = tuple_element.
+  if (getIndex() >= static_cast<int64_t>(tuple.size()))
+    return emitOpError() << "index " << getIndex() << " is out of range for a "
+                         << "tuple of " << tuple.size() << " elements";
+  if (tuple.getType(getIndex()) != getType())
+    return emitOpError() << "result type " << getType()
+                         << " is not the element's, " << tuple.getType(getIndex());
+  return success();
+}
+
 LogicalResult OptimizationBarrierOp::verify() {
   if (getOperandTypes() != getResultTypes())
     return emitOpError("results must have the types of the operands");

@@ -679,6 +679,7 @@ def StableHLO_GetTupleElementOp : StableHLO_Op<"get_tuple_element", [Pure]> {
   let arguments = (ins HLO_Tuple:$operand, ConfinedAttr<I32Attr, [IntNonNegative]>:$index);
   let results = (outs HLO_TensorOrTokenOrTuple:$result);
   let assemblyFormat = "$operand `[` $index `]` attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def StableHLO_AfterAllOp : StableHLO_Op<"after_all", [Pure]> {
