@@ -7,38 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VerifierUtils.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::stablehlo;
 
 namespace {
-
-bool compatible(int64_t a, int64_t b) {
-  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
-}
-
-/// Fails unless `dims` are sorted (when asked), distinct and in [0, rank).
-LogicalResult checkDims(Operation *op, StringRef what, ArrayRef<int64_t> dims,
-                        int64_t rank, bool sorted) {
-  llvm::SmallBitVector seen(std::max<int64_t>(rank, 0));
-  int64_t previous = -1;
-  for (int64_t dim : dims) {
-    if (dim < 0 || dim >= rank)
-      return op->emitOpError() << what << " " << dim << " is out of range [0, "
-                               << rank << ")";
-    if (seen.test(dim))
-      return op->emitOpError() << what << " " << dim << " appears twice";
-    if (sorted && dim < previous)
-      return op->emitOpError() << what << " must be sorted";
-    seen.set(dim);
-    previous = dim;
-  }
-  return success();
-}
 
 LogicalResult checkDisjoint(Operation *op, StringRef a, ArrayRef<int64_t> x,
                             StringRef b, ArrayRef<int64_t> y) {
@@ -89,13 +66,13 @@ LogicalResult verifyGather(Operation *op, RankedTensorType operand,
            << "offset_dims, collapsed_slice_dims and operand_batching_dims "
               "must together have the operand's rank "
            << rank;
-  if (failed(checkDims(op, "collapsed_slice_dims", dims.getCollapsedSliceDims(), rank, true)) ||
-      failed(checkDims(op, "operand_batching_dims", dims.getOperandBatchingDims(), rank, true)) ||
+  if (failed(verifyDimensionList(op, "collapsed_slice_dims", dims.getCollapsedSliceDims(), rank, true)) ||
+      failed(verifyDimensionList(op, "operand_batching_dims", dims.getOperandBatchingDims(), rank, true)) ||
       failed(checkDisjoint(op, "collapsed_slice_dims", dims.getCollapsedSliceDims(),
                            "operand_batching_dims", dims.getOperandBatchingDims())) ||
-      failed(checkDims(op, "start_indices_batching_dims",
+      failed(verifyDimensionList(op, "start_indices_batching_dims",
                        dims.getStartIndicesBatchingDims(), indices.getRank(), false)) ||
-      failed(checkDims(op, "start_index_map", dims.getStartIndexMap(), rank, false)) ||
+      failed(verifyDimensionList(op, "start_index_map", dims.getStartIndexMap(), rank, false)) ||
       failed(checkDisjoint(op, "start_index_map", dims.getStartIndexMap(),
                            "operand_batching_dims", dims.getOperandBatchingDims())))
     return failure();
@@ -114,7 +91,7 @@ LogicalResult verifyGather(Operation *op, RankedTensorType operand,
   int64_t resultRank = static_cast<int64_t>(dims.getOffsetDims().size()) + batchRank;
   if (result.getRank() != resultRank)
     return op->emitOpError() << "result must have rank " << resultRank;
-  if (failed(checkDims(op, "offset_dims", dims.getOffsetDims(), resultRank, true)))
+  if (failed(verifyDimensionList(op, "offset_dims", dims.getOffsetDims(), resultRank, true)))
     return failure();
   if (!sliceSizes)
     return success();
@@ -184,13 +161,13 @@ LogicalResult ScatterOp::verify() {
                             "input_batching_dims must together have the "
                             "inputs' rank "
                          << rank;
-  if (failed(checkDims(*this, "inserted_window_dims", dims.getInsertedWindowDims(), rank, true)) ||
-      failed(checkDims(*this, "input_batching_dims", dims.getInputBatchingDims(), rank, true)) ||
+  if (failed(verifyDimensionList(*this, "inserted_window_dims", dims.getInsertedWindowDims(), rank, true)) ||
+      failed(verifyDimensionList(*this, "input_batching_dims", dims.getInputBatchingDims(), rank, true)) ||
       failed(checkDisjoint(*this, "inserted_window_dims", dims.getInsertedWindowDims(),
                            "input_batching_dims", dims.getInputBatchingDims())) ||
-      failed(checkDims(*this, "scatter_indices_batching_dims",
+      failed(verifyDimensionList(*this, "scatter_indices_batching_dims",
                        dims.getScatterIndicesBatchingDims(), indices.getRank(), false)) ||
-      failed(checkDims(*this, "scatter_dims_to_operand_dims",
+      failed(verifyDimensionList(*this, "scatter_dims_to_operand_dims",
                        dims.getScatterDimsToOperandDims(), rank, false)) ||
       failed(checkDisjoint(*this, "scatter_dims_to_operand_dims",
                            dims.getScatterDimsToOperandDims(),
@@ -219,7 +196,7 @@ LogicalResult ScatterOp::verify() {
     auto update = cast<RankedTensorType>(updateValue.getType());
     if (update.getRank() != updateRank)
       return emitOpError() << "updates must have rank " << updateRank;
-    if (failed(checkDims(*this, "update_window_dims", dims.getUpdateWindowDims(),
+    if (failed(verifyDimensionList(*this, "update_window_dims", dims.getUpdateWindowDims(),
                          updateRank, true)))
       return failure();
     size_t window = 0, scatter = 0;
@@ -231,7 +208,7 @@ LogicalResult ScatterOp::verify() {
             size > bound)
           return emitOpError() << "update window dimension " << d << " of size "
                                << size << " exceeds the input's " << bound;
-      } else if (!compatible(size, scatterSizes[scatter++])) {
+      } else if (!compatibleDims(size, scatterSizes[scatter++])) {
         return emitOpError() << "update dimension " << d << " of size " << size
                              << " must match the scatter indices' "
                              << scatterSizes[scatter - 1];
@@ -264,7 +241,7 @@ LogicalResult DynamicSliceOp::verify() {
   auto result = cast<RankedTensorType>(getType());
   if (result.getRank() != operand.getRank() ||
       !llvm::all_of(llvm::zip(result.getShape(), sizes),
-                    [](auto p) { return compatible(std::get<0>(p), std::get<1>(p)); }))
+                    [](auto p) { return compatibleDims(std::get<0>(p), std::get<1>(p)); }))
     return emitOpError("result shape must be slice_sizes");
   return success();
 }
@@ -303,7 +280,7 @@ LogicalResult FftOp::verify() {
     return emitOpError("operand and result element types do not fit the fft_type");
   int64_t lead = operand.getRank() - k;
   for (int64_t d = 0; d < lead; ++d)
-    if (!compatible(operand.getDimSize(d), result.getDimSize(d)))
+    if (!compatibleDims(operand.getDimSize(d), result.getDimSize(d)))
       return emitOpError() << "result dimension " << d
                            << " must be the operand's";
   for (int64_t i = 0; i < k; ++i) {
@@ -317,7 +294,7 @@ LogicalResult FftOp::verify() {
       expectOut = n / 2 + 1;
     if (last && type == FftType::IRFFT)
       expectIn = n / 2 + 1;
-    if (!compatible(in, expectIn) || !compatible(out, expectOut))
+    if (!compatibleDims(in, expectIn) || !compatibleDims(out, expectOut))
       return emitOpError() << "dimension " << lead + i
                            << " must be " << expectIn << " in the operand and "
                            << expectOut << " in the result for fft_length "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssemblyFormat.h"
+#include "VerifierUtils.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "mlir/IR/Builders.h"
@@ -17,28 +18,29 @@
 using namespace mlir;
 using namespace mlir::stablehlo;
 
-namespace {
-
-/// Fails unless `dims` are distinct values in [0, rank).
-LogicalResult verifyDimensionList(Operation *op, StringRef what,
-                                  ArrayRef<int64_t> dims, int64_t rank) {
-  llvm::SmallBitVector seen(rank);
+LogicalResult mlir::stablehlo::verifyDimensionList(Operation *op,
+                                                  StringRef what,
+                                                  ArrayRef<int64_t> dims,
+                                                  int64_t rank, bool sorted) {
+  llvm::SmallBitVector seen(std::max<int64_t>(rank, 0));
+  int64_t previous = -1;
   for (int64_t dim : dims) {
     if (dim < 0 || dim >= rank)
       return op->emitOpError() << what << " " << dim
                                << " is out of range [0, " << rank << ")";
     if (seen.test(dim))
       return op->emitOpError() << what << " " << dim << " appears twice";
+    if (sorted && dim < previous)
+      return op->emitOpError() << what << " must be sorted";
     seen.set(dim);
+    previous = dim;
   }
   return success();
 }
 
-bool compatibleDims(int64_t a, int64_t b) {
+bool mlir::stablehlo::compatibleDims(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Elementwise

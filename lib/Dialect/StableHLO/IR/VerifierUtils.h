@@ -1,0 +1,21 @@
+//===- VerifierUtils.h - Checks the op verifiers share ----------*- C++ -*-===//
+
+#ifndef STABLEHLO_TVM_LIB_STABLEHLO_VERIFIERUTILS_H
+#define STABLEHLO_TVM_LIB_STABLEHLO_VERIFIERUTILS_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::stablehlo {
+
+/// Fails unless `dims` are distinct values in [0, rank), and sorted when
+/// `sorted` is set; `what` names them in the error.
+LogicalResult verifyDimensionList(Operation *op, StringRef what,
+                                  ArrayRef<int64_t> dims, int64_t rank,
+                                  bool sorted = false);
+
+/// Whether two dimension sizes can be equal (either may be dynamic).
+bool compatibleDims(int64_t a, int64_t b);
+
+} // namespace mlir::stablehlo
+
+#endif // STABLEHLO_TVM_LIB_STABLEHLO_VERIFIERUTILS_H
