@@ -98,6 +98,19 @@ int64_t windowed(int64_t size, int64_t baseDilation, int64_t low, int64_t high,
   return (padded - extent) / stride + 1;
 }
 
+/// A padded dimension's size (pad and dynamic_pad).
+int64_t paddedSize(int64_t n, int64_t low, int64_t high, int64_t interior) {
+  if (n == kDyn)
+    return kDyn;
+  return low + high + n + std::max<int64_t>(n - 1, 0) * interior;
+}
+
+/// A sliced dimension's size (slice and real_dynamic_slice).
+int64_t slicedSize(int64_t start, int64_t limit, int64_t stride) {
+  return stride > 0 && limit >= start ? (limit - start + stride - 1) / stride
+                                      : kDyn;
+}
+
 int64_t at(std::optional<ArrayRef<int64_t>> values, size_t i, int64_t fallback) {
   if (!values || i >= values->size())
     return fallback;
@@ -171,6 +184,13 @@ Shape paddingValues(std::optional<DenseIntElementsAttr> padding, size_t rank) {
 
 std::optional<Shapes> inferResultShapes(Operation *op,
                                         const KnownValues &known) {
+  // The result shape an op's shape operand spells out.
+  auto givenShape = [&](Value shape) -> std::optional<Shapes> {
+    auto dims = valuesOf(shape, known);
+    if (!dims || static_cast<int64_t>(dims->size()) != resultRank(op))
+      return std::nullopt;
+    return Shapes{*dims};
+  };
   return TypeSwitch<Operation *, std::optional<Shapes>>(op)
       .Case([&](stablehlo::BroadcastInDimOp broadcast) -> std::optional<Shapes> {
         auto operand = shapeOf(broadcast.getOperand());
@@ -183,29 +203,17 @@ std::optional<Shapes> inferResultShapes(Operation *op,
             out[d] = (*operand)[i];
         return Shapes{out};
       })
-      .Case([&](stablehlo::DynamicBroadcastInDimOp broadcast) -> std::optional<Shapes> {
-        auto dims = valuesOf(broadcast.getOutputDimensions(), known);
-        if (!dims || static_cast<int64_t>(dims->size()) != resultRank(op))
-          return std::nullopt;
-        return Shapes{*dims};
+      .Case([&](stablehlo::DynamicBroadcastInDimOp broadcast) {
+        return givenShape(broadcast.getOutputDimensions());
       })
-      .Case([&](stablehlo::DynamicReshapeOp reshape) -> std::optional<Shapes> {
-        auto dims = valuesOf(reshape.getOutputShape(), known);
-        if (!dims || static_cast<int64_t>(dims->size()) != resultRank(op))
-          return std::nullopt;
-        return Shapes{*dims};
+      .Case([&](stablehlo::DynamicReshapeOp reshape) {
+        return givenShape(reshape.getOutputShape());
       })
-      .Case([&](stablehlo::DynamicIotaOp iota) -> std::optional<Shapes> {
-        auto dims = valuesOf(iota.getOutputShape(), known);
-        if (!dims || static_cast<int64_t>(dims->size()) != resultRank(op))
-          return std::nullopt;
-        return Shapes{*dims};
+      .Case([&](stablehlo::DynamicIotaOp iota) {
+        return givenShape(iota.getOutputShape());
       })
-      .Case([&](stablehlo::RngOp rng) -> std::optional<Shapes> {
-        auto dims = valuesOf(rng.getShape(), known);
-        if (!dims || static_cast<int64_t>(dims->size()) != resultRank(op))
-          return std::nullopt;
-        return Shapes{*dims};
+      .Case([&](stablehlo::RngOp rng) {
+        return givenShape(rng.getShape());
       })
       .Case([&](stablehlo::ReshapeOp reshape) -> std::optional<Shapes> {
         // At most one unknown dimension: the element count gives it.
@@ -241,9 +249,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
         for (auto [start, limit, stride] :
              llvm::zip(slice.getStartIndices(), slice.getLimitIndices(),
                        slice.getStrides()))
-          out.push_back(stride > 0 && limit >= start
-                            ? (limit - start + stride - 1) / stride
-                            : kDyn);
+          out.push_back(slicedSize(start, limit, stride));
         return Shapes{out};
       })
       .Case([&](stablehlo::RealDynamicSliceOp slice) -> std::optional<Shapes> {
@@ -254,7 +260,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
           return std::nullopt;
         Shape out;
         for (auto [b, e, s] : llvm::zip(*start, *limit, *strides))
-          out.push_back(s > 0 && e >= b ? (e - b + s - 1) / s : kDyn);
+          out.push_back(slicedSize(b, e, s));
         return Shapes{out};
       })
       .Case([&](stablehlo::DynamicSliceOp slice) -> std::optional<Shapes> {
@@ -286,7 +292,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
         for (auto [n, lo, hi, in] :
              llvm::zip(*operand, pad.getEdgePaddingLow(),
                        pad.getEdgePaddingHigh(), pad.getInteriorPadding()))
-          out.push_back(n == kDyn ? kDyn : lo + hi + n + std::max<int64_t>(n - 1, 0) * in);
+          out.push_back(paddedSize(n, lo, hi, in));
         return Shapes{out};
       })
       .Case([&](stablehlo::DynamicPadOp pad) -> std::optional<Shapes> {
@@ -298,7 +304,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
           return std::nullopt;
         Shape out;
         for (auto [n, lo, hi, in] : llvm::zip(*operand, *low, *high, *interior))
-          out.push_back(n == kDyn ? kDyn : lo + hi + n + std::max<int64_t>(n - 1, 0) * in);
+          out.push_back(paddedSize(n, lo, hi, in));
         return Shapes{out};
       })
       .Case([&](stablehlo::GatherOp gather) -> std::optional<Shapes> {
