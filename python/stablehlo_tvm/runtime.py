@@ -282,12 +282,12 @@ def _copied(array: np.ndarray, device, shape):
     """A new tensor on `device` holding `array`."""
     import tvm_ffi
 
-    from tvm.runtime import _tensor
+    from .tvm_internals import alloc_tensor
 
     dtype = _FFI_DTYPES.get(array.dtype)
     if dtype is None:
         dtype = _FFI_DTYPES[array.dtype] = tvm_ffi.dtype(array.dtype.name)
-    tensor = _tensor._ffi_api.TVMTensorAllocWithScope(shape, dtype, device, None)
+    tensor = alloc_tensor(shape, dtype, device)
     if device.dlpack_device_type() == 1 and array.dtype.kind in "biuf":
         try:
             np.from_dlpack(tensor)[...] = array
@@ -585,7 +585,8 @@ class Specializing:
 
 
 def _compile(irmodule, target, schedule: bool, tuning, blas):
-    """tvm.compile with this package's CPU pipeline (and tuning): the
+    """tvm.compile with this package's CPU pipeline (and tuning), on CPUs
+    with the PrimFuncs compiled on several threads (cpu/codegen.py): the
     executable, the tuning report, and what the CPU pipeline found (see
     `cpu_pipeline`; empty when it did not run)."""
     import tvm
@@ -602,5 +603,11 @@ def _compile(irmodule, target, schedule: bool, tuning, blas):
         pipeline = cpu_pipeline(target, database, fused=tuning is not None, blas=blas, outcome=outcome)
     elif tuning is not None:
         raise ValueError(f"tuning needs a CPU target with schedules on, not {target} (schedule={schedule})")
-    executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
+    if target.kind.name == "llvm":
+        from .cpu.codegen import build as build_on_threads
+
+        relax_pipeline = tvm.relax.get_pipeline("default") if pipeline == "default" else pipeline
+        executable = build_on_threads(to_compile, target, relax_pipeline)
+    else:
+        executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)
     return executable, report, outcome

@@ -1,0 +1,45 @@
+"""The private TVM APIs this package uses, in one place: when TVM moves
+one, this file is what changes.
+
+- Relax's block builder entry points that skip the Python wrapper's work
+  (the emitter binds many thousands of values);
+- allocating an uninitialized tensor (the runtime's argument conversion);
+- the two halves of `relax.build`, so that the PrimFuncs can be compiled
+  apart from the VM's code (see cpu/codegen.py)."""
+
+from __future__ import annotations
+
+
+def block_builder_api():
+    """(emit, begin_dataflow_block, end_block) of Relax's BlockBuilder."""
+    from tvm.relax import _ffi_api
+
+    return _ffi_api.BlockBuilderEmit, _ffi_api.BlockBuilderBeginDataflowBlock, _ffi_api.BlockBuilderEndBlock
+
+
+def alloc_tensor(shape, dtype, device):
+    """An uninitialized tensor."""
+    from tvm.runtime import _tensor
+
+    return _tensor._ffi_api.TVMTensorAllocWithScope(shape, dtype, device, None)
+
+
+def vm_codegen(mod):
+    """`mod`'s Relax functions as VM code: (builder, its PrimFuncs as an
+    IRModule or None, external modules, parameters), as `relax.build` does
+    after its Relax pipeline."""
+    from tvm import relax
+    from tvm.relax.vm_build import _filter_tir, _vmcodegen
+
+    attrs = dict(mod.attrs) if mod.attrs else {}
+    builder = relax.ExecBuilder()
+    mod = _vmcodegen(builder, mod, "bytecode")
+    return builder, _filter_tir(mod), list(attrs.get("external_mods", [])), dict(attrs.get("const_name_to_constant", {}))
+
+
+def vm_link(builder, target, lib, ext_libs, params):
+    """The executable of VM code and a compiled library of its PrimFuncs."""
+    from tvm.relax import _ffi_api
+    from tvm.relax.vm_build import VMExecutable
+
+    return VMExecutable(_ffi_api.VMLink(builder, target, lib, ext_libs, params))
