@@ -13,6 +13,10 @@ tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
 
 from __future__ import annotations
 
+import ctypes
+import inspect
+import math
+
 import numpy as np
 
 _REGISTERED = False
@@ -39,15 +43,32 @@ def _codes(a: np.ndarray) -> np.ndarray:
 
 
 # Each routine: numpy operands and int options in, numpy results out (None
-# where LAPACK computes nothing; the output is then zeros).
+# where LAPACK computes nothing; the output is then zeros). A routine that
+# takes `out` (the output tensors' memory, as arrays) writes its results
+# there and returns None for them.
+#
+# LAPACK is column-major and the arrays here are row-major: a row-major
+# matrix is its transpose in column-major order. potrf and trsm work on
+# that transpose in place, in the output's memory, with the triangle (and
+# for trsm the side) flipped, so that SciPy's wrappers copy nothing: a
+# 128 x 128 trsm went from ~210 to ~90 us a call.
 
 
-def potrf(a, lower):
-    factor, codes = np.empty_like(a), _codes(a)
+def potrf(a, lower, out=None):
+    factor, codes = out if out is not None else (np.empty_like(a), _codes(a))
+    factor[...] = a
     function = _routine("potrf", a.dtype)
     for i in _batches(a):
-        factor[i], codes[i] = function(a[i], lower=lower, clean=0)
-    return factor, codes
+        # factor[i].T is A's transpose; its other triangle holds A's.
+        done, codes[i] = function(factor[i].T, lower=not lower, clean=0, overwrite_a=1)
+        _written(done, factor[i].T)
+    return (None, None) if out is not None else (factor, codes)
+
+
+def _written(result: np.ndarray, place: np.ndarray) -> None:
+    """`result` in `place`, where SciPy wrote it unless it had to copy."""
+    if not np.may_share_memory(result, place):
+        place[...] = result
 
 
 def getrf(a):
@@ -60,12 +81,18 @@ def getrf(a):
     return lu, ipiv, codes
 
 
-def trsm(a, b, left, lower, transpose, unit_diagonal):
-    x = np.empty_like(b)
+def trsm(a, b, left, lower, transpose, unit_diagonal, out=None):
+    (x,) = out if out is not None else (np.empty_like(b),)
+    x[...] = b
     function = _routine("trsm", b.dtype)
     for i in _batches(b):
-        x[i] = function(1.0, a[i], b[i], side=0 if left else 1, lower=lower, trans_a=transpose, diag=unit_diagonal)
-    return (x,)
+        # op(A) X = B is X^T op(A)^T = B^T, and op(A)^T is op applied to
+        # A^T, which a[i].T is in column-major order.
+        done = function(
+            1.0, a[i].T, x[i].T, side=1 if left else 0, lower=not lower, trans_a=transpose, diag=unit_diagonal, overwrite_b=1
+        )
+        _written(done, x[i].T)
+    return (None,) if out is not None else (x,)
 
 
 def geqrf(a):
@@ -132,6 +159,8 @@ def _packed(name: str, complex_form: bool):
     form), the routine, and its results written to the output tensors."""
     routine, operands, num_options, results = SIGNATURES[name]
 
+    in_place = "out" in inspect.signature(routine).parameters
+
     def run(*args):
         position, arrays = 0, []
         for kind in operands:
@@ -142,14 +171,20 @@ def _packed(name: str, complex_form: bool):
                 arrays.append(value)
                 position += 2
             else:
-                arrays.append(args[position].numpy())
+                arrays.append(_view(args[position]))
                 position += 1
         options = [int(v) for v in args[position : position + num_options]]
         position += num_options
-        for kind, value in zip(results, routine(*arrays, *options)):
+        if in_place and not complex_form:
+            computed = routine(*arrays, *options, out=[_view(t) for t in args[position:]])
+        else:
+            computed = routine(*arrays, *options)
+        for kind, value in zip(results, computed):
             parts = 2 if complex_form and kind == "c" else 1
             outputs = args[position : position + parts]
             position += parts
+            if value is None and in_place and not complex_form:
+                continue  # written in place
             if value is None:
                 value = np.zeros(outputs[0].shape, outputs[0].dtype)
             values = (value.real, value.imag) if parts == 2 else (value,)
@@ -157,6 +192,20 @@ def _packed(name: str, complex_form: bool):
                 tensor.copyfrom(np.asarray(part, dtype=tensor.dtype, order="C"))
 
     return run
+
+
+def _view(tensor) -> np.ndarray:
+    """A compact CPU tensor's memory as an array, without a copy. Not
+    through DLPack, which needs a tensor that owns its memory: a packed call
+    made from a kernel (a loop's) passes views of the kernel's buffers."""
+    if not tensor.is_contiguous():
+        raise ValueError("LAPACK routines take compact tensors")
+    dtype = np.dtype(str(tensor.dtype))
+    shape = tuple(int(d) for d in tensor.shape)
+    size = math.prod(shape) * dtype.itemsize
+    if size == 0:
+        return np.empty(shape, dtype)
+    return np.frombuffer((ctypes.c_char * size).from_address(tensor.data_ptr()), dtype).reshape(shape)
 
 
 def register() -> None:
