@@ -116,8 +116,10 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     where = _where(op)
     out = [_tensor_type(type_info, where) for type_info in result_infos]
     # Opaque to operator fusion (8 is TVM's kOpaque): a kernel keeps its own
-    # loop nest, which FuseTIR cannot merge with legalized operators.
-    func = kernel_primfunc(op, operand_infos, result_infos).with_attr("op_pattern", 8)
+    # loop nest, which FuseTIR cannot merge with legalized operators. It is
+    # scheduled as written: the CPU rules find no blocks in it to schedule,
+    # and their analysis of a long chain of Binds ran for minutes.
+    func = kernel_primfunc(op, operand_infos, result_infos).with_attrs({"op_pattern": 8, "tirx.is_scheduled": True})
     gvar = emitter.module.add_func(func, attributes["name"])
     return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
 
@@ -374,12 +376,13 @@ class _Emitter:
 
     def __init__(self, source=None):
         from tvm import relax
-        from tvm.relax import _ffi_api
+
+        from .tvm_internals import block_builder_api
 
         self.relax = relax
         # What BlockBuilder.emit calls once it has turned Python tuples into
         # Relax ones; an emitted expression is never a Python tuple.
-        self.emit_binding = _ffi_api.BlockBuilderEmit
+        self.emit_binding = block_builder_api()[0]
         self.source = source
         self.module = relax.BlockBuilder()
         self.count = 0
@@ -531,17 +534,19 @@ class _Emitter:
         which for a function of 10k ops took a tenth of the import. The
         function itself joins the module in `finish`."""
         from tvm import relax
-        from tvm.relax import _ffi_api
 
+        from .tvm_internals import block_builder_api
+
+        _, begin_dataflow_block, end_block = block_builder_api()
         bb = relax.BlockBuilder()
         bb.begin_scope(params)
-        _ffi_api.BlockBuilderBeginDataflowBlock(bb)
+        begin_dataflow_block(bb)
         try:
             out = bb.emit_output(body(bb))
         finally:
             # Also when `body` raises: a builder dropped with a block open
             # warns on stderr.
-            block = _ffi_api.BlockBuilderEndBlock(bb)
+            block = end_block(bb)
         bb.end_scope()
         # Not bb.normalize, which revisits every binding (a tenth of a large
         # import): the emitter binds no symbolic shape variables (no
@@ -558,10 +563,15 @@ class _Emitter:
 
     def finish(self):
         """The module: what the builder holds, stand-ins replaced."""
+        from tvm import relax
+
         module = self.module.get()
         for gvar, func in self.pending:
             module.update_func(gvar, func)
-        return module
+        # A kernel named for its op may have taken a public function's name
+        # first: each public function gets its own name back (as the VM
+        # looks it up), the kernel another.
+        return relax.transform.NormalizeGlobalVar()(module)
 
 
 def _dict_attrs(attrs: dict):
