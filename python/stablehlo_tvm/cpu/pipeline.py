@@ -20,12 +20,17 @@ def fusion_passes(blas="loops") -> list:
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
 
+    products = {"relax.matmul", "relax.nn.conv2d"}  # convolutions become products
     return [
-        relax.backend.DispatchSampling(),
-        relax.backend.DispatchSortScan(),
-        ConvAsMatmul,
-        Int8MatmulOnVnni,
-        *([MatmulOnBlas("all" if blas is True else blas)] if blas else []),
+        _WhereCalled(
+            [
+                (relax.backend.DispatchSampling(), {"relax.multinomial_from_uniform"}),
+                (relax.backend.DispatchSortScan(), {f"relax.{name}" for name in _SORT_SCAN}),
+                (ConvAsMatmul, {"relax.nn.conv2d"}),
+                (Int8MatmulOnVnni, products),
+                *([(MatmulOnBlas("all" if blas is True else blas), products)] if blas else []),
+            ]
+        ),
         relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
         relax.transform.LegalizeOps(),
         relax.transform.AnnotateTIROpPattern(),
@@ -33,6 +38,41 @@ def fusion_passes(blas="loops") -> list:
         relax.transform.FuseTIR(),
         relax.transform.DeadCodeElimination(),
     ]
+
+
+_SORT_SCAN = ("sort", "argsort", "topk", "cumsum", "cumprod", "bucketize")
+
+
+@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.WhereCalled")
+class _WhereCalled:
+    """Runs each of `passes` ((pass, operator names) pairs, in order) on a
+    module that calls one of its operators. Each is a Python mutator that
+    visits every binding to rewrite only those operators: a tenth of a
+    second apiece on a large module, for most modules to no effect. The
+    module's operators are listed once, in one walk."""
+
+    def __init__(self, passes: list):
+        self.passes = passes
+
+    def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        called = _operators_called(mod)
+        for each, operators in self.passes:
+            if called & operators:
+                mod = each(mod)
+        return mod
+
+
+def _operators_called(mod: tvm.IRModule) -> set:
+    names: set = set()
+
+    def visit(expr):
+        if isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op):
+            names.add(expr.op.name)
+
+    for func in mod.functions.values():
+        if isinstance(func, relax.Function):
+            relax.analysis.post_order_visit(func.body, visit)
+    return names
 
 
 # The most operators one fused function holds (TVM's default is 256). A
