@@ -16,6 +16,8 @@ target with avx512vnni; others keep the generic schedule.
 
 from __future__ import annotations
 
+import functools
+
 import tvm
 from tvm import relax
 
@@ -30,22 +32,45 @@ _OPAQUE = 8  # FuseOps fuses nothing into these functions
 
 def _pack_primfunc(k: int, n: int):
     """B[K, N] -> (panels[N/16, K/4, 64], start[N/16 * 16]): panels[p, g,
-    4 * j + t] = B[4 g + t, 16 p + j] (0 past N); start = -128 * column sums."""
+    4 * j + t] = B[4 g + t, 16 p + j] (0 past N); start = -128 * column sums.
+    Four panels side by side read whole 64-byte lines of B's rows."""
+    from tvm import tirx
+
+    full = n // 16
+    generic = _symbolic_pack(next(b for b in (4, 2, 1) if full % b == 0))
+    b, packed, start = generic.params
+    return generic.specialize(
+        {
+            b: tirx.decl_buffer((k, n), "int8", name="b"),
+            packed: tirx.decl_buffer(((n + 15) // 16, k // 4, 64), "int8", name="packed"),
+            start: tirx.decl_buffer((((n + 15) // 16) * 16,), "int32", name="start"),
+        }
+    )
+
+
+@functools.cache
+def _symbolic_pack(block: int):
+    """The pack for any K and N taking `block` panels at a time (parsed
+    once: TVMScript took a fifth of a second for each shape)."""
     from tvm.script import tirx as T
 
-    groups, panels, full = k // 4, (n + 15) // 16, n // 16
     # Byte 4 j + t of a packed tile is byte j of row t: the 4 x 16 tile
     # transposed, one shuffle of the 4 rows' loads.
     interleave = [16 * (i % 4) + i // 4 for i in range(64)]
 
-    # Four panels side by side read whole 64-byte lines of B's rows.
-    block = next(b for b in (4, 2, 1) if full % b == 0)
-
     @T.prim_func(s_tir=True)
-    def pack(b: T.Buffer((k, n), "int8"), packed: T.Buffer((panels, groups, 64), "int8"), start: T.Buffer((panels * 16,), "int32")):
+    def pack(b_handle: T.handle, packed_handle: T.handle, start_handle: T.handle):
         T.func_attr({"tirx.noalias": True})
+        k = T.int32()
+        n = T.int32()
+        panels = T.int32()  # (n + 15) // 16
+        groups = T.int32()  # k // 4
+        columns = T.int32()  # panels * 16
+        b = T.match_buffer(b_handle, (k, n), "int8")
+        packed = T.match_buffer(packed_handle, (panels, groups, 64), "int8")
+        start = T.match_buffer(start_handle, (columns,), "int32")
         with T.sblock("root"):
-            for blk in T.parallel(full // block):
+            for blk in T.parallel(n // 16 // block):
                 sums = T.alloc_local((block, 16), "int32")
                 for q in T.unroll(block):
                     sums[q, T.ramp(0, 1, 16)] = T.broadcast(T.int32(0), 16)
@@ -66,7 +91,7 @@ def _pack_primfunc(k: int, n: int):
                 for q in T.unroll(block):
                     start[T.ramp((blk * block + q) * 16, 1, 16)] = sums[q, T.ramp(0, 1, 16)] * T.broadcast(T.int32(-128), 16)
             # The last, partial panel: zeros past N.
-            for p in range(full, panels):
+            for p in range(n // 16, panels):
                 for j in range(16):
                     start[p * 16 + j] = 0
                 for g, t, j in T.grid(groups, 4, 16):
@@ -78,21 +103,42 @@ def _pack_primfunc(k: int, n: int):
 
 def _vnni_primfunc(rows: int, k: int, n: int):
     """C[rows, N] = A[rows, K] . B, from B's panels and column starts."""
-    from tvm.script import tirx as T
+    from tvm import tirx
 
-    groups, panels = k // 4, (n + 15) // 16
-    per_tile = _PANELS if panels % _PANELS == 0 else 1
+    panels = (n + 15) // 16
     mr = _ROWS
     while rows % mr:
         mr //= 2
+    generic = _symbolic_vnni(mr, _PANELS if panels % _PANELS == 0 else 1)
+    a, packed, start, c = generic.params
+    return generic.specialize(
+        {
+            a: tirx.decl_buffer((rows, k), "int8", name="a"),
+            packed: tirx.decl_buffer((panels, k // 4, 64), "int8", name="packed"),
+            start: tirx.decl_buffer((panels * 16,), "int32", name="start"),
+            c: tirx.decl_buffer((rows, n), "int32", name="c"),
+        }
+    )
+
+
+@functools.cache
+def _symbolic_vnni(mr: int, per_tile: int):
+    """The product for any shape, `mr` rows of A and `per_tile` panels a
+    tile (parsed once)."""
+    from tvm.script import tirx as T
 
     @T.prim_func(s_tir=True)
-    def vnni(
-        a: T.Buffer((rows, k), "int8"),
-        packed: T.Buffer((panels, groups, 64), "int8"),
-        start: T.Buffer((panels * 16,), "int32"),
-        c: T.Buffer((rows, n), "int32"),
-    ):
+    def vnni(a_handle: T.handle, packed_handle: T.handle, start_handle: T.handle, c_handle: T.handle):
+        rows = T.int32()
+        k = T.int32()
+        n = T.int32()
+        panels = T.int32()
+        groups = T.int32()
+        columns = T.int32()
+        a = T.match_buffer(a_handle, (rows, k), "int8")
+        packed = T.match_buffer(packed_handle, (panels, groups, 64), "int8")
+        start = T.match_buffer(start_handle, (columns,), "int32")
+        c = T.match_buffer(c_handle, (rows, n), "int32")
         T.func_attr({"tirx.noalias": True})
         with T.sblock("root"):
             for tile in T.parallel(panels // per_tile):
