@@ -239,6 +239,83 @@ struct PartOfReal : OpRewritePattern<PartOp> {
   }
 };
 
+/// The float every element of `value` is, when it is a splat constant, a
+/// broadcast of one, or a sum, difference, product or negation of such
+/// (autodiff writes pow(x, p)'s derivative with exponent p - 1), computed
+/// as the program would (IEEE, round to nearest even).
+std::optional<APFloat> splatFloat(Value value, int depth = 0) {
+  if (depth > 8)
+    return std::nullopt;
+  while (auto broadcast = value.getDefiningOp<stablehlo::BroadcastInDimOp>())
+    value = broadcast.getOperand();
+  DenseFPElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant.isSplat()
+               ? std::optional<APFloat>(constant.getSplatValue<APFloat>())
+               : std::nullopt;
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto negate = dyn_cast<stablehlo::NegOp>(op)) {
+    std::optional<APFloat> operand = splatFloat(negate.getOperand(), depth + 1);
+    if (operand)
+      operand->changeSign();
+    return operand;
+  }
+  if (!isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp>(op))
+    return std::nullopt;
+  std::optional<APFloat> lhs = splatFloat(op->getOperand(0), depth + 1);
+  std::optional<APFloat> rhs = splatFloat(op->getOperand(1), depth + 1);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  constexpr auto rounding = APFloat::rmNearestTiesToEven;
+  if (isa<stablehlo::AddOp>(op))
+    lhs->add(*rhs, rounding);
+  else if (isa<stablehlo::SubtractOp>(op))
+    lhs->subtract(*rhs, rounding);
+  else
+    lhs->multiply(*rhs, rounding);
+  return lhs;
+}
+
+/// Float power by a constant 0, 1, 2 or -1 (see splatFloat): 1, x, x * x,
+/// 1 / x. Exact (pow
+/// is correctly rounded there, and pow(x, 0) is 1 even for NaN), and C's
+/// pow is a scalar libm call per element where these vectorize.
+struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::PowOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<ShapedType>(op.getType());
+    if (!isa<FloatType>(type.getElementType()))
+      return failure();
+    std::optional<APFloat> exponent = splatFloat(op.getRhs());
+    if (!exponent)
+      return failure();
+    Value x = op.getLhs();
+    if (exponent->isExactlyValue(1.0)) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    if (exponent->isExactlyValue(2.0)) {
+      rewriter.replaceOpWithNewOp<stablehlo::MulOp>(op, x, x);
+      return success();
+    }
+    bool zero = exponent->isZero();
+    if (!(zero || exponent->isExactlyValue(-1.0)) || !isStatic(type))
+      return failure();
+    Value one = stablehlo::ConstantOp::create(
+        rewriter, op.getLoc(),
+        DenseElementsAttr::get(
+            type, rewriter.getFloatAttr(type.getElementType(), 1.0)));
+    if (zero)
+      rewriter.replaceOp(op, one);
+    else
+      rewriter.replaceOpWithNewOp<stablehlo::DivOp>(op, one, x);
+    return success();
+  }
+};
+
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -246,7 +323,8 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
     patterns.add<CompositeToCall, TupleElementOfTuple,
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
-                 PartOfReal<stablehlo::ImagOp, true>>(&getContext());
+                 PartOfReal<stablehlo::ImagOp, true>, PowerByConstant>(
+        &getContext());
     // Only these rewrites: folding and region simplification are left to
     // the passes that own them.
     GreedyRewriteConfig config;
