@@ -100,6 +100,18 @@ class CPURule(ScheduleRule):
         loops = sch.get_loops(block)
         if not loops or not vectorizable(sch.get(block)):
             return
+        # An innermost axis shorter than a vector (xyz coordinates: arrays of
+        # shape (n, n, 3)) is fused with the one around it first; a
+        # contiguous operand's index then stays contiguous along the fused
+        # axis. The outermost loop stays, for producers computed inside it.
+        while len(loops) > 2 and all(sch.get(l).kind == tirx.ForKind.SERIAL for l in loops[-2:]):
+            extent = extent_of(sch, loops[-1])
+            if extent is None or extent >= lanes or extent_of(sch, loops[-2]) is None:
+                break
+            if not sch.get(loops[-2]).body.same_as(sch.get(loops[-1])):
+                break  # not directly nested (a product's tile loops)
+            sch.fuse(loops[-2], loops[-1])
+            loops = sch.get_loops(block)
         extent = extent_of(sch, loops[-1])
         if extent is None or extent < 2:
             return
