@@ -491,3 +491,30 @@ def test_float_to_integer_convert_saturates_like_xla(source, target):
   return %0 : tensor<{n}x{out}>
 }}"""
     np.testing.assert_array_equal(stablehlo_tvm.build(text)(np.asarray(x)), xla.run(text, [np.asarray(x)])[0])
+
+
+def _remainder_operands(dtype):
+    """Special values, every sign, and magnitudes across the type's normal
+    range (XLA on CPU flushes subnormals to zero, C's fmod does not)."""
+    info = jnp.finfo(dtype)
+    special = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, 0.5, float(info.max), float(info.tiny), np.inf, -np.inf, np.nan]
+    rng = np.random.default_rng(7)
+    magnitudes = np.exp2(rng.uniform(np.log2(float(info.tiny)) + 1, np.log2(float(info.max)) - 1, 4000))
+    values = magnitudes * rng.choice([-1.0, 1.0], 4000) * rng.uniform(1, 2, 4000)
+    x = np.concatenate([np.repeat(special, len(special)), values[:2000], np.float32(rng.standard_normal(2000) * 100)])
+    y = np.concatenate([np.tile(special, len(special)), values[2000:], np.float32(rng.uniform(0.1, 8, 2000))])
+    with np.errstate(over="ignore"):
+        return np.asarray(x, dtype), np.asarray(y, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
+def test_float_remainder_is_exact(dtype):
+    # C's fmod to the bit (sign of zero included), also where the quotient
+    # is huge, in every float type and in vectorized kernels.
+    dtype = jnp.dtype(dtype)
+    x, y = _remainder_operands(dtype)
+    want = np.asarray(jax.jit(jax.lax.rem)(x, y))
+    got = stablehlo_tvm.build(jax.jit(jax.lax.rem).lower(x, y))(x, y)
+    bits = np.dtype(f"uint{dtype.itemsize * 8}")
+    same = (got.view(bits) == want.view(bits)) | (np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64)))
+    assert same.all(), list(zip(x[~same][:5], y[~same][:5], got[~same][:5], want[~same][:5]))
