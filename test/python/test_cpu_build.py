@@ -281,3 +281,15 @@ def test_bfloat16_products_get_the_matmul_schedule():
     got = np.asarray(stablehlo_tvm.jit(lambda x, w: x @ w)(x, w), np.float32)
     want = np.asarray(jax.jit(lambda x, w: x @ w)(x, w), np.float32)
     np.testing.assert_allclose(got, want, rtol=1e-2, atol=1e-2)
+
+
+def test_short_innermost_axes_of_contiguous_accesses_are_fused_into_vectors():
+    # (n, n, 3) displacements: the axis of 3 fuses with the one around it
+    # into whole 16-lane vectors where every access is contiguous along it;
+    # a read that would become a gather (x[i, k] of (i, j, k)) keeps it.
+    rng = np.random.default_rng(5)
+    d, s = rng.standard_normal((64, 64, 3)).astype(np.float32), rng.standard_normal((64, 64, 3)).astype(np.float32)
+    x = rng.standard_normal((64, 3)).astype(np.float32)
+    assert "T.vectorized(T.int64(16))" in _scheduled_text(lambda d, s: d * 2.0 + s, d, s)
+    assert "T.vectorized(T.int64(16))" not in _scheduled_text(lambda d, x: d + x[:, None, :], d, x)
+    assert_matches_jax(lambda d, s, x: (d * 2.0 + s, d + x[:, None, :]), d, s, x)

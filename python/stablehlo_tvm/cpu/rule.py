@@ -67,6 +67,11 @@ class CPURule(ScheduleRule):
         loops = sch.get_loops(block)
         if not loops:
             return
+        # An innermost axis shorter than a vector (xyz coordinates: arrays of
+        # shape (n, n, 3)) is fused with the one around it, where every
+        # access stays contiguous along the fused axis.
+        if len(loops) > 2 and vectorizable(sch.get(block)) and _fuses_contiguously(sch, block, loops, lanes):
+            sch.fuse(loops[-2], loops[-1])
         CPURule.vectorize_innermost(sch, block, lanes)
         loops = sch.get_loops(block)
         outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
@@ -100,18 +105,6 @@ class CPURule(ScheduleRule):
         loops = sch.get_loops(block)
         if not loops or not vectorizable(sch.get(block)):
             return
-        # An innermost axis shorter than a vector (xyz coordinates: arrays of
-        # shape (n, n, 3)) is fused with the one around it first; a
-        # contiguous operand's index then stays contiguous along the fused
-        # axis. The outermost loop stays, for producers computed inside it.
-        while len(loops) > 2 and all(sch.get(l).kind == tirx.ForKind.SERIAL for l in loops[-2:]):
-            extent = extent_of(sch, loops[-1])
-            if extent is None or extent >= lanes or extent_of(sch, loops[-2]) is None:
-                break
-            if not sch.get(loops[-2]).body.same_as(sch.get(loops[-1])):
-                break  # not directly nested (a product's tile loops)
-            sch.fuse(loops[-2], loops[-1])
-            loops = sch.get_loops(block)
         extent = extent_of(sch, loops[-1])
         if extent is None or extent < 2:
             return
@@ -206,6 +199,38 @@ def domain_size(block) -> int | None:
             return None
         size *= int(var.dom.extent)
     return size
+
+
+def _fuses_contiguously(sch: s_tir.Schedule, block, loops, lanes: int) -> bool:
+    """Whether `block`'s two innermost loops (directly nested, serial, the
+    innermost shorter than `lanes`, the outermost loop left for producers
+    computed inside it) fuse into one of whole vectors along which each
+    buffer access is
+    contiguous or constant: each index list either ends with the block's
+    two innermost variables or holds neither (a gather along the fused
+    axis, x[i, k] of (i, j, k), made products slower)."""
+    inner, outer = sch.get(loops[-1]), sch.get(loops[-2])
+    extent, outer_extent = extent_of(sch, loops[-1]), extent_of(sch, loops[-2])
+    if extent is None or extent >= lanes or outer_extent is None:
+        return False
+    # Only into whole vectors of 8 lanes or more: odd widths (a 3 x 3 kernel
+    # fused to 9) made a training step's convolution gradients slower.
+    if divisor_at_most(extent * outer_extent, lanes, multiple_of=min(8, lanes)) == 0:
+        return False
+    if outer.kind != tirx.ForKind.SERIAL or inner.kind != tirx.ForKind.SERIAL or not outer.body.same_as(inner):
+        return False
+    variables = sch.get(block).iter_vars
+    if len(variables) < 2:
+        return False
+    last = [str(v.var.name) for v in variables[-2:]]
+    for _, indices in _ACCESS.findall(printed_store(sch, block)):
+        names = [index.strip() for index in indices.split(",")]
+        if names[-2:] != last and any(re.search(rf"\b{v}\b", indices) for v in last):
+            return False
+    return True
+
+
+_ACCESS = re.compile(r"(\w+)\[([^\[\]]*)\]")
 
 
 def printed_store(sch: s_tir.Schedule, block) -> str:
