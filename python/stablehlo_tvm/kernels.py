@@ -444,26 +444,10 @@ class _KernelWriter:
                 if dtype == "bfloat16":
                     stmts.append(self.bind(value_id, expr))
                     expr = _round_to_bfloat16(self.values[value_id])
-                if type_text != "index" and _dtype(expr) != "bool":
-                    stmts += self.hold(value_id, expr)
-                else:
-                    stmts.append(self.bind(value_id, expr))
+                stmts.append(self.bind(value_id, expr))
             else:
                 raise EmitError(f"{where}: no TIR equivalent for this op in a tvm.kernel body")
         return stmts
-
-    def hold(self, value_id: int, expr) -> list:
-        """`expr` computed into a one-element local buffer that later reads
-        load. A Bind's value is substituted wherever TVM's simplifier meets
-        its variable, so a chain of values each read more than once (a map
-        body of 12 selects on the previous result) grew exponentially: the
-        build did not finish. Integer indices stay Binds, for the simplifier
-        to reason about; LLVM keeps the buffer in a register."""
-        tir = _tir()
-        slot = tir.decl_buffer([tir.IntImm("int64", 1)], _dtype(expr), self.fresh("r"), scope="local")
-        zero = [tir.IntImm("int64", 0)]
-        self.values[value_id] = tir.BufferLoad(slot, zero)
-        return [tir.AllocBuffer(slot), tir.BufferStore(slot, expr, zero)]
 
     def bind(self, value_id: int, expr):
         tir = _tir()
