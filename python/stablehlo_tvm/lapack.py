@@ -159,7 +159,8 @@ def _packed(name: str, complex_form: bool):
     form), the routine, and its results written to the output tensors."""
     routine, operands, num_options, results = SIGNATURES[name]
 
-    in_place = "out" in inspect.signature(routine).parameters
+    # The complex form joins and splits parts, so it takes results back.
+    in_place = not complex_form and "out" in inspect.signature(routine).parameters
 
     def run(*args):
         position, arrays = 0, []
@@ -175,7 +176,7 @@ def _packed(name: str, complex_form: bool):
                 position += 1
         options = [int(v) for v in args[position : position + num_options]]
         position += num_options
-        if in_place and not complex_form:
+        if in_place:
             computed = routine(*arrays, *options, out=[_view(t) for t in args[position:]])
         else:
             computed = routine(*arrays, *options)
@@ -183,7 +184,7 @@ def _packed(name: str, complex_form: bool):
             parts = 2 if complex_form and kind == "c" else 1
             outputs = args[position : position + parts]
             position += parts
-            if value is None and in_place and not complex_form:
+            if value is None and in_place:
                 continue  # written in place
             if value is None:
                 value = np.zeros(outputs[0].shape, outputs[0].dtype)

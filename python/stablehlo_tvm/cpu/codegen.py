@@ -16,10 +16,10 @@ import threading
 
 import tvm
 
-# Threads beyond the machine's cores only add contention; a part holds at
-# least a few functions, since each part starts an LLVM module of its own.
+# Threads beyond the machine's cores only add contention, and each part
+# starts an LLVM module of its own.
 _MAX_WORKERS = 8
-_STACK_BYTES = 1 << 30
+_STACK_BYTES = 1 << 30  # as runtime._DEEP_STACK_BYTES
 
 
 def build(mod: tvm.IRModule, target, relax_pipeline, workers: int | None = None):
