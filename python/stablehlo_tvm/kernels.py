@@ -19,12 +19,6 @@ from typing import Any, Callable
 from .errors import EmitError
 
 
-def _fastmath():
-    from .cpu import fastmath
-
-    return fastmath
-
-
 def _tir():
     from tvm import tirx
 
@@ -434,10 +428,7 @@ class _KernelWriter:
                 # bfloat16 is computed in f32 and rounded (see bind).
                 compute = "float32" if dtype == "bfloat16" else dtype
                 try:
-                    if compute == "float32" and name.startswith("math.") and name[5:] in _fastmath().EXPANDED:
-                        expr = _fastmath().expand(name[5:], self.values[operands[0]], stmts)
-                    else:
-                        expr = table[name]([self.values[i] for i in operands], op["attributes"], compute)
+                    expr = table[name]([self.values[i] for i in operands], op["attributes"], compute)
                 except Exception as error:  # noqa: BLE001 - TVM raises many kinds
                     raise EmitError(f"{where}: {error}") from error
                 expr = _as(compute, expr)

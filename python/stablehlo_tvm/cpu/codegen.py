@@ -39,12 +39,15 @@ def build(mod: tvm.IRModule, target, relax_pipeline, workers: int | None = None)
 def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = None):
     """One runtime library of `primfuncs` (compiled as `tvm.tirx.build`
     does), built in parts on up to `workers` threads."""
+    from .fastmath import TIR_PIPELINE, register
+
+    register()
     functions = list(primfuncs.functions_items())
     if workers is None:
         workers = min(_MAX_WORKERS, len(os.sched_getaffinity(0)))
     parts = _balanced_parts(functions, max(1, min(workers, len(functions))))
     if len(parts) == 1:
-        return tvm.tirx.build(primfuncs, target=target)
+        return tvm.tirx.build(primfuncs, target=target, pipeline=TIR_PIPELINE)
     context = tvm.transform.PassContext.current()
     libs: list = [None] * len(parts)
     errors: list = []
@@ -53,7 +56,7 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
         try:
             with context:  # the caller's options hold on this thread too
                 part = tvm.IRModule(dict(parts[index]), attrs=primfuncs.attrs)
-                libs[index] = tvm.tirx.build(part, target=target)
+                libs[index] = tvm.tirx.build(part, target=target, pipeline=TIR_PIPELINE)
         except BaseException as error:  # noqa: BLE001 - raised by the caller
             errors.append(error)
 

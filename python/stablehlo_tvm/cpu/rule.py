@@ -37,7 +37,7 @@ class CPURule(ScheduleRule):
             for block in list(blocks):
                 consumers = sch.get_consumers(block)
                 if worth_inlining(sch, block) and all(
-                    fold_safe(sch, block, c) and not nests_expansions(sch, block, c) for c in consumers
+                    fold_safe(sch, block, c) for c in consumers
                 ):
                     try:
                         sch.compute_inline(block)
@@ -50,7 +50,7 @@ class CPURule(ScheduleRule):
                 producers = sch.get_producers(block)
                 if not reads_each_once(sch, block) or any(len(sch.get_consumers(p)) != 1 for p in producers):
                     continue
-                if not all(fold_safe(sch, block, p) and not nests_expansions(sch, p, block) for p in producers):
+                if not all(fold_safe(sch, block, p) for p in producers):
                     continue
                 try:
                     sch.reverse_compute_inline(block)
@@ -153,42 +153,6 @@ def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     # each of them. Softmax's NaN-propagating row maximum cost 4x its exp.
     size = domain_size(stmt)
     return size is None or all((domain_size(sch.get(c)) or 0) < _REUSED * size for c in consumers)
-
-
-# Intrinsics lowered to formulas that read their argument many times
-# (fastmath's exp, tanh and erf; sigmoid is legalized through exp). One
-# nested inside another multiplies the expression, and TVM's intrinsic
-# lowering re-simplifies every select of the result under the conditions
-# above it, substituting let-bound values: a chain of a few tanh took
-# minutes to build, or never finished.
-_EXPANDED = ("T.exp(", "T.tanh(", "T.erf(")
-
-
-def nests_expansions(sch: s_tir.Schedule, producer, consumer) -> bool:
-    """Whether inlining `producer` into `consumer` would put one expanded
-    intrinsic inside the argument of another (see _EXPANDED): they stay
-    separate blocks, the producer computed a vector at a time inside the
-    consumer's loop. (Expansions side by side, as in a product of two
-    exps, cost nothing extra.)"""
-    if not any(name in printed_store(sch, producer) for name in _EXPANDED):
-        return False
-    read = f"{sch.get(producer).writes[0].source.name}["
-    return any(read in argument for argument in _expanded_arguments(printed_store(sch, consumer)))
-
-
-def _expanded_arguments(text: str) -> list[str]:
-    """The printed argument of every expanded intrinsic call in `text`."""
-    arguments = []
-    for name in _EXPANDED:
-        start = text.find(name)
-        while start >= 0:
-            depth, end = 1, start + len(name)
-            while end < len(text) and depth:
-                depth += {"(": 1, ")": -1}.get(text[end], 0)
-                end += 1
-            arguments.append(text[start + len(name) : end - 1])
-            start = text.find(name, start + len(name))
-    return arguments
 
 
 def domain_size(block) -> int | None:
