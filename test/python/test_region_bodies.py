@@ -111,3 +111,43 @@ def test_narrow_integer_arithmetic_widened_in_a_body(dtype):
         return jax.lax.reduce(v, np.array(0, dtype), body, (0,))
 
     assert_matches_jax(f, x)
+
+
+def test_a_long_chain_of_values_each_read_three_times_in_a_map_body():
+    # 24 selects, each reading the previous result three times: as TIR Binds
+    # the simplifier substituted each value into the next, exponentially,
+    # and the build did not finish (12 steps in minutes); the kernel now
+    # holds a value in a buffer once the substituted chain grows too long.
+    import stablehlo_tvm
+
+    steps = 24
+    body = []
+    current = "%a"
+    for k in range(steps):
+        body += [
+            f"%c{k} = stablehlo.compare LT, {current}, %zero : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+            f"%p{k} = stablehlo.add {current}, %one : tensor<f32>",
+            f"%m{k} = stablehlo.multiply {current}, %half : tensor<f32>",
+            f"%r{k} = stablehlo.select %c{k}, %p{k}, %m{k} : tensor<i1>, tensor<f32>",
+        ]
+        current = f"%r{k}"
+    text = "\n".join(
+        [
+            "func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {",
+            '%0 = "stablehlo.map"(%x) ({',
+            "^bb0(%a: tensor<f32>):",
+            "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
+            "%one = stablehlo.constant dense<1.0> : tensor<f32>",
+            "%half = stablehlo.constant dense<0.5> : tensor<f32>",
+            *body,
+            f"stablehlo.return {current} : tensor<f32>",
+            "}) {dimensions = array<i64: 0>} : (tensor<64xf32>) -> tensor<64xf32>",
+            "return %0 : tensor<64xf32>",
+            "}",
+        ]
+    )
+    x = np.linspace(-3, 3, 64).astype(np.float32)
+    want = x
+    for _ in range(steps):
+        want = np.where(want < 0, want + np.float32(1), want * np.float32(0.5)).astype(np.float32)
+    np.testing.assert_array_equal(stablehlo_tvm.build(text)(x), want)
