@@ -82,10 +82,12 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
 
 def _balanced_parts(functions: list, count: int) -> list[list]:
     """`functions` ((GlobalVar, PrimFunc) pairs) in `count` parts of about
-    equal printed size, largest first into the lightest part."""
+    equal size (statements), largest first into the lightest part."""
+    from .tir_walk import statement_count
+
     if count == 1:
         return [functions]
-    sized = sorted(((len(func.script()), k) for k, (_, func) in enumerate(functions)), reverse=True)
+    sized = sorted(((statement_count(func), k) for k, (_, func) in enumerate(functions)), reverse=True)
     parts: list[list] = [[] for _ in range(count)]
     loads = [0] * count
     for size, k in sized:

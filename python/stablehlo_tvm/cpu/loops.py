@@ -33,6 +33,7 @@ import tvm
 from tvm import relax, tirx
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
+from .bindings import bound_values
 from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
 
 _log = logging.getLogger(__name__)
@@ -119,17 +120,10 @@ class _CallsOfLoops(PyExprMutator):
 
 def _call_to(func: relax.Function, callee: str):
     """The first call of the function named `callee` in `func`'s body."""
-    found = []
-
-    def visit(expr):
-        if not found and isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.GlobalVar):
-            if expr.op.name_hint == callee:
-                found.append(expr)
-
-    relax.analysis.post_order_visit(func.body, visit)
-    if not found:
-        raise NotAKernel(f"no call of {callee}")
-    return found[0]
+    for value in bound_values(func.body):
+        if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.GlobalVar) and value.op.name_hint == callee:
+            return value
+    raise NotAKernel(f"no call of {callee}")
 
 
 class _LoopKernel(StatementBuilder):

@@ -11,6 +11,8 @@ import contextlib
 import tvm
 from tvm import relax
 
+from .bindings import bound_values
+
 
 def fusion_passes(blas="loops") -> list:
     """Up to the fused PrimFuncs that schedules (and tuning) apply to.
@@ -63,16 +65,13 @@ class _WhereCalled:
 
 
 def _operators_called(mod: tvm.IRModule) -> set:
-    names: set = set()
-
-    def visit(expr):
-        if isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op):
-            names.add(expr.op.name)
-
-    for func in mod.functions.values():
-        if isinstance(func, relax.Function):
-            relax.analysis.post_order_visit(func.body, visit)
-    return names
+    return {
+        value.op.name
+        for func in mod.functions.values()
+        if isinstance(func, relax.Function)
+        for value in bound_values(func.body)
+        if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op)
+    }
 
 
 # The most operators one fused function holds (TVM's default is 256). A
@@ -114,25 +113,13 @@ class _RecordPackedCalls:
     def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
         if self.outcome is None:
             return mod
-        names: set = set()
-
-        def visit(expr):
-            # Packed calls are bound values; only sequences and branches nest.
-            if isinstance(expr, relax.SeqExpr):
-                for block in expr.blocks:
-                    for binding in block.bindings:
-                        visit(binding.value)
-                visit(expr.body)
-            elif isinstance(expr, relax.If):
-                visit(expr.true_branch)
-                visit(expr.false_branch)
-            elif isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.args:
-                if isinstance(expr.args[0], relax.ExternFunc):
-                    names.add(str(expr.args[0].global_symbol))
-
-        for func in mod.functions.values():
-            if isinstance(func, relax.Function):
-                visit(func.body)
+        names = {
+            str(value.args[0].global_symbol)
+            for func in mod.functions.values()
+            if isinstance(func, relax.Function)
+            for value in bound_values(func.body)
+            if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op) and value.args and isinstance(value.args[0], relax.ExternFunc)
+        }
         self.outcome["packed_functions"] = sorted(names)
         return mod
 

@@ -4,10 +4,10 @@ function to the next rule: an unscheduled PrimFunc is slow, never wrong."""
 
 from __future__ import annotations
 
-import re
-
 import tvm
 from tvm import tirx
+
+from .tir_walk import has_reduction
 
 
 def default_rules() -> list:
@@ -44,21 +44,16 @@ class ScheduleFunctions:
         return mod
 
 
-# A block binding a reduction axis through T.axis.remap("SSR", ...).
-_REMAP_REDUCE = re.compile(r'T\.axis\.remap\("[A-Z]*R')
-
-
 def first_rule_schedule(func: tirx.PrimFunc, target, rules=None):
     """The schedule of the first rule that fits `func`, or None. Rules that
     say whether they need a reduction (`needs_reduction`) are not tried on
     functions that have none, or have one: each rule's analysis of the
     function (dlight's normalize_prim_func) took most of the scheduling
     time, most of it in rules that then declined."""
-    text = func.script()
-    has_reduction = "T.axis.reduce(" in text or "T.init()" in text or _REMAP_REDUCE.search(text) is not None
+    reduces = has_reduction(func)
     for rule in default_rules() if rules is None else rules:
         needs = getattr(rule, "needs_reduction", None)
-        if needs is not None and needs != has_reduction:
+        if needs is not None and needs != reduces:
             continue
         try:
             sch = rule.apply(func, target, False)
