@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/ShapeFunctions.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -82,22 +83,6 @@ std::optional<Shapes> likeOperands(Operation *op, ValueRange operands) {
   return out;
 }
 
-/// Padded, dilated, windowed extent along one dimension (reduce_window and
-/// convolution share it).
-int64_t windowed(int64_t size, int64_t baseDilation, int64_t low, int64_t high,
-                 int64_t window, int64_t windowDilation, int64_t stride) {
-  if (size == kDyn)
-    return kDyn;
-  int64_t dilated = size == 0 ? 0 : (size - 1) * baseDilation + 1;
-  int64_t padded = dilated + low + high;
-  int64_t extent = window == 0 ? 0 : (window - 1) * windowDilation + 1;
-  if (stride <= 0)
-    return kDyn;
-  if (padded < extent)
-    return 0;
-  return (padded - extent) / stride + 1;
-}
-
 /// A padded dimension's size (pad and dynamic_pad).
 int64_t paddedSize(int64_t n, int64_t low, int64_t high, int64_t interior) {
   if (n == kDyn)
@@ -161,7 +146,7 @@ Shape convolutionShape(Value lhsValue, Value rhsValue, int64_t rank,
       out[d] = kDyn;
       continue;
     }
-    out[d] = windowed((*lhs)[dims.getInputSpatialDimensions()[i]],
+    out[d] = stablehlo::windowCount((*lhs)[dims.getInputSpatialDimensions()[i]],
                       at(lhsDilation, i, 1), padding[2 * i],
                       padding[2 * i + 1], window, at(rhsDilation, i, 1),
                       at(strides, i, 1));
@@ -366,7 +351,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
           Shape pads = paddingValues(window.getPadding(), s->size());
           Shape shape;
           for (size_t i = 0; i < s->size(); ++i)
-            shape.push_back(windowed((*s)[i], at(window.getBaseDilations(), i, 1),
+            shape.push_back(stablehlo::windowCount((*s)[i], at(window.getBaseDilations(), i, 1),
                                      pads[2 * i], pads[2 * i + 1], sizes[i],
                                      at(window.getWindowDilations(), i, 1),
                                      at(window.getWindowStrides(), i, 1)));
@@ -399,7 +384,7 @@ std::optional<Shapes> inferResultShapes(Operation *op,
             return std::nullopt;
           Shape shape;
           for (size_t d = 0; d < s->size(); ++d)
-            shape.push_back(windowed((*s)[d], (*base)[d], (*padding)[2 * d],
+            shape.push_back(stablehlo::windowCount((*s)[d], (*base)[d], (*padding)[2 * d],
                                      (*padding)[2 * d + 1], (*sizes)[d],
                                      (*dilations)[d], (*strides)[d]));
           out.push_back(shape);

@@ -29,20 +29,20 @@ func.func @grouped(%x: tensor<2x4x10x10xf32>, %w: tensor<8x2x3x3xf32>) -> tensor
 
 // Window reversal flips the kernel; 1-D convolutions use conv1d.
 // CHECK-LABEL: func @reversed_1d
-func.func @reversed_1d(%x: tensor<1x3x16xf32>, %w: tensor<5x3x4xf32>) -> tensor<1x5x12xf32> {
+func.func @reversed_1d(%x: tensor<1x3x16xf32>, %w: tensor<5x3x4xf32>) -> tensor<1x5x13xf32> {
   // CHECK: %[[F:.*]] = tvm.flip %arg1 {axis = 2 : i64}
   // CHECK: tvm.nn.conv1d %arg0, %[[F]]
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x16xf32>, tensor<5x3x4xf32>) -> tensor<1x5x12xf32>
-  return %0 : tensor<1x5x12xf32>
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x16xf32>, tensor<5x3x4xf32>) -> tensor<1x5x13xf32>
+  return %0 : tensor<1x5x13xf32>
 }
 
 // -----
 
 // batch_group_count > 1 is left for the legality check.
 // CHECK-LABEL: func @batch_groups
-func.func @batch_groups(%x: tensor<2x4x8xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x4x6xf32> {
+func.func @batch_groups(%x: tensor<2x4x8xf32>, %w: tensor<4x4x3xf32>) -> tensor<1x4x6xf32> {
   // CHECK: stablehlo.convolution
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x2x3xf32>) -> tensor<1x4x6xf32>
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x4x3xf32>) -> tensor<1x4x6xf32>
   return %0 : tensor<1x4x6xf32>
 }
 

@@ -380,3 +380,83 @@ func.func @tuple_element_type(%b: tensor<i64>) -> tensor<i32> {
   %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<i64>>) -> tensor<i32>
   return %0 : tensor<i32>
 }
+
+// -----
+
+func.func @convolution_rank(%x: tensor<1x8x8x4xf32>, %w: tensor<3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C1) lhs and rhs must have the same rank}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_strides(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C2-C3) window_strides must have 2 entries, one per spatial dimension}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_zero_stride(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C2-C3) window_strides must be positive}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 0]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_padding(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C4) padding must have shape [2, 2]}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_input_features(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C14) the kernel input features (3) must be the input features over feature_group_count (4)}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x3x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_feature_groups(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x1x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C11) the input features must divide by feature_group_count (6 by 4)}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (tensor<1x8x8x6xf32>, tensor<3x3x1x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_both_groups(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x2x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C23) feature_group_count or batch_group_count must be 1}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 2 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x2x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_batch_groups(%x: tensor<3x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{(C10) the input batch must divide by batch_group_count (3 by 2)}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @convolution_result(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  // expected-error @+1 {{(C25) result dimension 1 must have size 2, not 4}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [3, 3], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return %0 : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+func.func @dynamic_conv_kernel_output(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>, %p: tensor<2x2xi64>) -> tensor<1x?x?x6xf32> {
+  // expected-error @+1 {{(C25) result dimension 3 must have size 8, not 6}}
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>, tensor<2x2xi64>) -> tensor<1x?x?x6xf32>
+  return %0 : tensor<1x?x?x6xf32>
+}

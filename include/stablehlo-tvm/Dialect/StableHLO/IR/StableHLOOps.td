@@ -732,6 +732,7 @@ def StableHLO_ConvolutionOp : StableHLO_Op<"convolution", [Pure]> {
                                                $window_reversal) `}`
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicConvOp : StableHLO_Op<"dynamic_conv", [Pure]> {
@@ -746,6 +747,7 @@ def StableHLO_DynamicConvOp : StableHLO_Op<"dynamic_conv", [Pure]> {
                        ConfinedAttr<I64Attr, [IntPositive]>:$batch_group_count,
                        OptionalAttr<StableHLO_PrecisionConfigAttr>:$precision_config);
   let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
 }
 
 def StableHLO_FftOp : StableHLO_Op<"fft", [Pure]> {
