@@ -5,7 +5,8 @@ one, this file is what changes.
   (the emitter binds many thousands of values);
 - allocating an uninitialized tensor (the runtime's argument conversion);
 - the two halves of `relax.build`, so that the PrimFuncs can be compiled
-  apart from the VM's code (see cpu/codegen.py)."""
+  apart from the VM's code (see cpu/codegen.py);
+- TVMScript's parser without its decorator (`TIRScript`)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,25 @@ def vm_link(builder, target, lib, ext_libs, params):
     from tvm.relax.vm_build import VMExecutable
 
     return VMExecutable(_ffi_api.VMLink(builder, target, lib, ext_libs, params))
+
+
+class TIRScript:
+    """Stands for `tvm.script.tirx` in a PrimFunc's decorator,
+    `@TIRScript.prim_func(s_tir=True)`: the parser reads the decorator's
+    options from the source as it does `T.prim_func`'s, but the function is
+    parsed without `T.prim_func`'s `inspect.stack()`, which reads the source
+    of every frame of the caller's stack (0.05 s a kernel under a deep
+    stack, half of the parse). Closure variables the annotations name must
+    also be used in the body."""
+
+    @staticmethod
+    def prim_func(**_options):
+        from tvm.script.parser._core import parse, utils
+
+        def parsed(func):
+            names = utils.inspect_function_capture(func)
+            names.setdefault("TIRScript", TIRScript)  # the parser evaluates the decorator
+            return parse(func, names)
+
+        parsed.dispatch_token = "tirx"
+        return parsed

@@ -54,11 +54,13 @@ def _symbolic_pack(block: int):
     once: TVMScript took a fifth of a second for each shape)."""
     from tvm.script import tirx as T
 
+    from ..tvm_internals import TIRScript
+
     # Byte 4 j + t of a packed tile is byte j of row t: the 4 x 16 tile
     # transposed, one shuffle of the 4 rows' loads.
     interleave = [16 * (i % 4) + i // 4 for i in range(64)]
 
-    @T.prim_func(s_tir=True)
+    @TIRScript.prim_func(s_tir=True)
     def pack(b_handle: T.handle, packed_handle: T.handle, start_handle: T.handle):
         T.func_attr({"tirx.noalias": True})
         k = T.int32()
@@ -127,7 +129,9 @@ def _symbolic_vnni(mr: int, per_tile: int):
     tile (parsed once)."""
     from tvm.script import tirx as T
 
-    @T.prim_func(s_tir=True)
+    from ..tvm_internals import TIRScript
+
+    @TIRScript.prim_func(s_tir=True)
     def vnni(a_handle: T.handle, packed_handle: T.handle, start_handle: T.handle, c_handle: T.handle):
         rows = T.int32()
         k = T.int32()
