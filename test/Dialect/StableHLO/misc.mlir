@@ -86,3 +86,13 @@ func.func @batch_norm(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32>
   %2:3 = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %x) <{epsilon = 1.0e-03 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0 : tensor<2x3xf32>
 }
+
+// jax.export writes a 1-D dynamic_conv with the two window strides of the
+// 2-D convolution it came from; it parses, and the count is checked once
+// shape refinement makes it a convolution.
+// CHECK-LABEL: func @dynamic_conv_extra_strides
+func.func @dynamic_conv_extra_strides(%x: tensor<1x?x16xf32>, %w: tensor<4x16x16xf32>, %p: tensor<1x2xi32>) -> tensor<1x?x16xf32> {
+  // CHECK: stablehlo.dynamic_conv
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 2, 2>} : (tensor<1x?x16xf32>, tensor<4x16x16xf32>, tensor<1x2xi32>) -> tensor<1x?x16xf32>
+  return %0 : tensor<1x?x16xf32>
+}

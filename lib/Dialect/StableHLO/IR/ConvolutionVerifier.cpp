@@ -114,7 +114,10 @@ LogicalResult verifyConvolution(Operation *op, Value lhsValue, Value rhsValue,
     return op->emitOpError() << "(C1) lhs and rhs must have the same rank, at least 2 (got "
                              << rank << " and " << rhs.getRank() << ")";
   int64_t spatial = rank - 2;
-  if (failed(verifyWindowEntries(op, spatial, attrs)))
+  // jax.export writes dynamic_conv with one window stride per dimension of
+  // the 2-D convolution it started from, also for 1-D ones; the count is
+  // checked once the op becomes a convolution.
+  if (padding && failed(verifyWindowEntries(op, spatial, attrs)))
     return failure();
   // (C4)
   if (padding && static_cast<int64_t>(padding->size()) != 2 * spatial)
