@@ -211,7 +211,7 @@ def _bitcast(args, attrs, dtype):
     return tir.reinterpret(dtype, x)
 
 
-def _round_to_bfloat16(x):
+def round_to_bfloat16(x):
     """An f32 rounded to the nearest bfloat16 (ties to even), still in f32;
     NaN stays NaN."""
     tir = _tir()
@@ -444,7 +444,7 @@ class _KernelWriter:
                 expr = _as(compute, expr)
                 if dtype == "bfloat16":
                     stmts.append(self.bind(value_id, expr))
-                    expr = _round_to_bfloat16(self.values[value_id])
+                    expr = round_to_bfloat16(self.values[value_id])
                 grown = self.substituted(value_id, name, operands, rounded=dtype == "bfloat16")
                 if grown and type_text != "index" and _dtype(expr) != "bool":
                     stmts += self.hold(value_id, expr)
@@ -464,7 +464,7 @@ class _KernelWriter:
         held in a buffer (see `hold`)."""
         size = 1 + sum(self.sizes.get(i, (1, 0))[0] for i in operands)
         selects = (name == "arith.select") + sum(self.sizes.get(i, (1, 0))[1] for i in operands)
-        if rounded:  # _round_to_bfloat16 reads the value four times, in a select
+        if rounded:  # round_to_bfloat16 reads the value four times, in a select
             size, selects = size * 4, selects * 4 + 1
         self.sizes[value_id] = (size, selects)
         return size > _SUBSTITUTED_NODES or selects > _SUBSTITUTED_SELECTS

@@ -518,3 +518,17 @@ def test_float_remainder_is_exact(dtype):
     bits = np.dtype(f"uint{dtype.itemsize * 8}")
     same = (got.view(bits) == want.view(bits)) | (np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64)))
     assert same.all(), list(zip(x[~same][:5], y[~same][:5], got[~same][:5], want[~same][:5]))
+
+
+def test_float32_rounded_to_bfloat16_and_back_is_rounded():
+    # Fused, TVM's lowering dropped the f32 -> bf16 -> f32 pair of casts and
+    # returned the f32 unchanged: the rounding mixed-precision code asks for
+    # (compute in f32, keep values in bf16) vanished.
+    x = np.random.default_rng(3).standard_normal((64, 48)).astype(np.float32) * 3
+
+    def f(x):
+        kept = (x * 1.5).astype(jnp.bfloat16)
+        return kept.astype(jnp.float32) * x + kept.astype(jnp.float32)
+
+    got = stablehlo_tvm.jit(f)(x)
+    np.testing.assert_array_equal(got, np.asarray(jax.jit(f)(x)))
