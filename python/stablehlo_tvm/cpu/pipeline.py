@@ -18,7 +18,7 @@ def fusion_passes(blas="loops") -> list:
     """Up to the fused PrimFuncs that schedules (and tuning) apply to.
     `blas`: which large float products run on a BLAS: "loops" (those inside
     loops), "all" or True, False (none); see `blas.MatmulOnBlas`."""
-    from .bfloat16 import legalize_astype
+    from .bfloat16 import legalizations as bfloat16_legalizations
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
@@ -35,7 +35,7 @@ def fusion_passes(blas="loops") -> list:
             ]
         ),
         relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
-        relax.transform.LegalizeOps({"relax.astype": legalize_astype}),
+        relax.transform.LegalizeOps(bfloat16_legalizations()),
         relax.transform.AnnotateTIROpPattern(),
         _fuse_ops_bounded,
         relax.transform.FuseTIR(),
