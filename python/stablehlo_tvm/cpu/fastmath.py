@@ -18,7 +18,7 @@ The rational coefficients come from scripts/fit_fastmath.py (least relative
 error, below 4e-9 on each interval). Other dtypes keep TVM's lowering.
 
 Each formula is written once (`_Formulas`) over two ways to spell its
-arithmetic. In the project's builds (`tir_pipeline`) a call becomes a call
+arithmetic. In the project's builds (`TIR_PIPELINE`) a call becomes a call
 of an LLVM function, defined in LLVM IR text the module links and LLVM
 inlines: TVM's analyzer-based passes never see the formula. Spelled as TIR
 expressions instead, every select and let-bound value of it is
@@ -29,6 +29,7 @@ TIR spelling remains for builds outside that pipeline (tuning's).
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import threading
@@ -299,12 +300,19 @@ def symbol(name: str, lanes: int) -> str:
 def llvm_module(needed) -> str:
     """LLVM IR text defining the functions for each (name, lanes) in
     `needed`."""
-    functions = [_IRFormulas(name, lanes) for name, lanes in sorted(needed)]
-    declarations = sorted(set().union(*(f.declarations for f in functions)))
-    return "\n".join(declarations + [f.text() for f in functions])
+    functions = [_llvm_function(name, lanes) for name, lanes in sorted(needed)]
+    declarations = sorted(set().union(*(declared for declared, _ in functions)))
+    return "\n".join(declarations + [text for _, text in functions])
 
 
-# The formulas a build on this thread calls, while `tir_pipeline`'s
+@functools.cache
+def _llvm_function(name: str, lanes: int) -> tuple[frozenset, str]:
+    """(the intrinsics it declares, its text): written once per process."""
+    function = _IRFormulas(name, lanes)
+    return frozenset(function.declarations), function.text()
+
+
+# The formulas a build on this thread calls, while `TIR_PIPELINE`'s
 # intrinsic lowering runs (None elsewhere: the TIR spelling is used).
 _LINKING = threading.local()
 
