@@ -23,16 +23,18 @@ _TVM_LEGALIZE = tvm.ir.Op.get("relax.astype").get_attr("FLegalize")
 def legalize_astype(bb: relax.BlockBuilder, call: relax.Call) -> relax.Expr:
     """`relax.astype`'s legalization: TVM's, except from float32 to
     bfloat16 (see the module docstring)."""
-    from ..kernels import round_to_bfloat16
-
     source = call.args[0]
     if call.attrs.dtype != "bfloat16" or not isinstance(source.ty, relax.TensorType) or source.ty.dtype != "float32":
         return _TVM_LEGALIZE(bb, call)
 
-    def rounded(x: te.Tensor):
-        return te.compute(x.shape, lambda *i: tirx.Cast("bfloat16", round_to_bfloat16(x(*i))), name="round_bfloat16")
+    return bb.call_te(lambda x: _rounded(x.shape, lambda *i: x(*i), "round_bfloat16"), source)
 
-    return bb.call_te(rounded, source)
+
+def _rounded(shape, wide, name: str) -> te.Tensor:
+    """bfloat16 elements of `shape`: the f32 `wide(*index)`, rounded."""
+    from ..kernels import round_to_bfloat16
+
+    return te.compute(shape, lambda *i: tirx.Cast("bfloat16", round_to_bfloat16(wide(*i))), name=name)
 
 
 # bfloat16 arithmetic computed in f32 and rounded after each op, as XLA
@@ -52,8 +54,6 @@ def _legalize_arithmetic(name: str):
     apply = _ARITHMETIC[name]
 
     def legalize(bb: relax.BlockBuilder, call: relax.Call) -> relax.Expr:
-        from ..kernels import round_to_bfloat16
-
         a, b = call.args
         same = (
             isinstance(call.ty, relax.TensorType)
@@ -66,11 +66,10 @@ def _legalize_arithmetic(name: str):
             return default(bb, call)
 
         def rounded(x: te.Tensor, y: te.Tensor):
-            def element(*i):
-                wide = apply(tirx.Cast("float32", x(*i)), tirx.Cast("float32", y(*i)))
-                return tirx.Cast("bfloat16", round_to_bfloat16(wide))
+            def wide(*i):
+                return apply(tirx.Cast("float32", x(*i)), tirx.Cast("float32", y(*i)))
 
-            return te.compute(x.shape, element, name=name.split(".")[-1])
+            return _rounded(x.shape, wide, name.split(".")[-1])
 
         return bb.call_te(rounded, a, b)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tvm
 from tvm import relax
 
 
@@ -22,3 +23,10 @@ def bound_values(expr):
         yield from bound_values(expr.false_branch)
     elif isinstance(expr, relax.Function):
         yield from bound_values(expr.body)
+
+
+def module_bound_values(mod: tvm.IRModule):
+    """`bound_values` of every Relax function of `mod`."""
+    for func in mod.functions.values():
+        if isinstance(func, relax.Function):
+            yield from bound_values(func.body)

@@ -11,7 +11,7 @@ import contextlib
 import tvm
 from tvm import relax
 
-from .bindings import bound_values
+from .bindings import module_bound_values
 
 
 def fusion_passes(blas="loops") -> list:
@@ -68,9 +68,7 @@ class _WhereCalled:
 def _operators_called(mod: tvm.IRModule) -> set:
     return {
         value.op.name
-        for func in mod.functions.values()
-        if isinstance(func, relax.Function)
-        for value in bound_values(func.body)
+        for value in module_bound_values(mod)
         if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op)
     }
 
@@ -116,9 +114,7 @@ class _RecordPackedCalls:
             return mod
         names = {
             str(value.args[0].global_symbol)
-            for func in mod.functions.values()
-            if isinstance(func, relax.Function)
-            for value in bound_values(func.body)
+            for value in module_bound_values(mod)
             if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op) and value.args and isinstance(value.args[0], relax.ExternFunc)
         }
         self.outcome["packed_functions"] = sorted(names)
