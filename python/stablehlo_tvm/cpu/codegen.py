@@ -39,7 +39,7 @@ def build(mod: tvm.IRModule, target, relax_pipeline, workers: int | None = None)
 def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = None):
     """One runtime library of `primfuncs` (compiled as `tvm.tirx.build`
     does), built in parts on up to `workers` threads."""
-    from .fastmath import TIR_PIPELINE, register
+    from .fastmath import register
 
     register()
     functions = list(primfuncs.functions_items())
@@ -47,7 +47,7 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
         workers = min(_MAX_WORKERS, len(os.sched_getaffinity(0)))
     parts = _balanced_parts(functions, max(1, min(workers, len(functions))))
     if len(parts) == 1:
-        return tvm.tirx.build(primfuncs, target=target, pipeline=TIR_PIPELINE)
+        return _compiled(primfuncs, target)
     context = tvm.transform.PassContext.current()
     libs: list = [None] * len(parts)
     errors: list = []
@@ -56,7 +56,7 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
         try:
             with context:  # the caller's options hold on this thread too
                 part = tvm.IRModule(dict(parts[index]), attrs=primfuncs.attrs)
-                libs[index] = tvm.tirx.build(part, target=target, pipeline=TIR_PIPELINE)
+                libs[index] = _compiled(part, target)
         except BaseException as error:  # noqa: BLE001 - raised by the caller
             errors.append(error)
 
@@ -77,6 +77,24 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
     lib = libs[0]
     for other in libs[1:]:
         lib.import_module(other)
+    return lib
+
+
+def _compiled(part: tvm.IRModule, target):
+    """`part`'s runtime library with its machine code generated now.
+
+    TVM's LLVM module optimizes the IR when built but generates machine
+    code (its JIT) on the first function lookup: left alone, that happens
+    when the VM is made on the first call, for all parts one after the
+    other on the calling thread, and was most of a large build's time."""
+    from .fastmath import TIR_PIPELINE
+
+    lib = tvm.tirx.build(part, target=target, pipeline=TIR_PIPELINE)
+    for _, func in part.functions_items():
+        symbol = func.attrs.get("global_symbol") if func.attrs is not None else None
+        if symbol is not None:
+            lib.get_function(str(symbol))
+            break
     return lib
 
 
