@@ -129,10 +129,37 @@ def _bytes_source(data: bytes, name: str) -> Source:
     return _checked_text(text, name)
 
 
+# Shardy's custom assembly (`sdy.mesh @m = <...>`, `#sdy.sharding<...>`):
+# what `jax.jit(f).lower(x).as_text()` prints for a program with host
+# callbacks or shardings.
+_SHARDY = re.compile(r"^\s*sdy\.\w+ @|#sdy\.", re.MULTILINE)
+
+
 def _checked_text(text: str, name: str) -> Source:
     if not text.strip():
         raise InputError(f"{name}: empty input, no MLIR to import")
+    if _SHARDY.search(text):
+        return _shardy_text_source(text, name)
     return Source(text, name)
+
+
+def _shardy_text_source(text: str, name: str) -> Source:
+    """Text that spells Shardy's ops and attributes in their own assembly,
+    which only jaxlib (where the sdy dialect lives) parses: read by jaxlib
+    and printed in the generic form, which the import reads without the
+    dialect (stablehlo-drop-sharding removes it). Left as it is where jaxlib
+    cannot read it either, for the import to report where."""
+    try:
+        from jax._src.interpreters import mlir as jax_mlir
+        from jax._src.lib.mlir import ir
+    except ImportError:
+        return Source(text, name)
+    with jax_mlir.make_ir_context():
+        try:
+            module = ir.Module.parse(text)
+        except Exception:  # noqa: BLE001 - jaxlib's own error type; the import reports it
+            return Source(text, name)
+        return _jaxlib_module_source(module, name)
 
 
 def lowering_record(lowered: Any) -> dict | None:

@@ -69,3 +69,13 @@ def test_module_text_without_its_callbacks_is_a_clear_error():
     text = lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True)
     with pytest.raises(EmitError, match="calls back into Python"):
         stablehlo_tvm.import_stablehlo(text)
+
+
+def test_printed_lowering_with_shardy_mesh_parses():
+    # `Lowered.as_text()` spells the host callback's Shardy mesh in the sdy
+    # dialect's own assembly: read, it is the same clear error, not a parse
+    # failure about an unknown dialect.
+    text = jax.jit(program).lower(np.ones(3, np.float32)).as_text()
+    assert "sdy.mesh @" in text
+    with pytest.raises(EmitError, match="calls back into Python"):
+        stablehlo_tvm.import_stablehlo(text)
