@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
 
 #include "stablehlo-tvm/InitAll.h"
@@ -40,6 +41,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -736,6 +738,11 @@ NB_MODULE(_core, m) {
       },
       "The tvm-dialect ops the C++ Relax emitter builds itself "
       "(RelaxBodyEmitter.h), sorted by name.");
+
+  m.def("register_native_lapack",
+        &stablehlo_tvm::python::registerNativeLapack, nb::arg("addresses"),
+        "Native stablehlo_tvm.lapack.{getrf,potrf,trsm} over the LAPACK "
+        "functions at these addresses (NativeLapack.h).");
 
   nb::class_<PyModule>(m, "Module")
       .def_static("parse", &PyModule::parse, nb::arg("text"),

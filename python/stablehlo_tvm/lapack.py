@@ -9,6 +9,10 @@ output tensor per result, and fills the outputs with LAPACK's results in
 LAPACK's conventions (1-based pivots, info codes), batched over leading
 dimensions. In the complex form every complex operand and result is two
 tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
+
+getrf, potrf and trsm in f32/f64 (solves, Cholesky factors, triangular
+solves: what loops call) are native functions of the C++ core over the same
+LAPACK (python/NativeLapack.cpp); the routines here take the rest.
 """
 
 from __future__ import annotations
@@ -209,15 +213,45 @@ def _view(tensor) -> np.ndarray:
     return np.frombuffer((ctypes.c_char * size).from_address(tensor.data_ptr()), dtype).reshape(shape)
 
 
+# The routines the C++ core calls natively in single and double precision
+# (python/NativeLapack.cpp), by the names SciPy's Cython modules export.
+_NATIVE = {"cython_lapack": ("sgetrf", "dgetrf", "spotrf", "dpotrf"), "cython_blas": ("strsm", "dtrsm")}
+
+
+def _native_addresses() -> dict[str, int]:
+    """The addresses of the `_NATIVE` functions (SciPy's Cython modules keep
+    them in PyCapsules); those SciPy does not have are left out."""
+    import importlib
+
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    addresses = {}
+    for module_name, names in _NATIVE.items():
+        capsules = getattr(importlib.import_module(f"scipy.linalg.{module_name}"), "__pyx_capi__", {})
+        for name in names:
+            if name in capsules:
+                addresses[name] = get_pointer(capsules[name], get_name(capsules[name]))
+    return addresses
+
+
 def register() -> None:
     """Registers every routine as `stablehlo_tvm.lapack.<name>` and
-    `stablehlo_tvm.lapack.complex.<name>` (once)."""
+    `stablehlo_tvm.lapack.complex.<name>` (once). getrf, potrf and trsm on
+    f32/f64 are native (no interpreter in the call); their Python forms,
+    which take the other element types, stay as
+    `stablehlo_tvm.lapack.python.<name>`."""
     global _REGISTERED
     if _REGISTERED:
         return
     import tvm_ffi
 
+    from . import _core
+
     for name in SIGNATURES:
         tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.{name}", _packed(name, False), override=True)
+        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.python.{name}", _packed(name, False), override=True)
         tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.complex.{name}", _packed(name, True), override=True)
+    _core.register_native_lapack(_native_addresses())
     _REGISTERED = True

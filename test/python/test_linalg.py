@@ -127,3 +127,56 @@ def test_complex_linalg(dtype, tol):
     assert_matches_jax(lambda m: jnp.linalg.qr(m), a, rtol=tol, atol=tol)
     assert_matches_jax(jnp.linalg.eigh, hpd, rtol=tol, atol=tol)
     assert_matches_jax(lambda m: jnp.linalg.svd(m, full_matrices=False), a, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10)])
+def test_lapack_custom_call_options(dtype, tol):
+    """The LAPACK trsm custom call with every side, triangle, transpose and
+    diagonal; getrf on a wide and a tall matrix (jax.scipy.linalg.lu)."""
+    import jax.scipy.linalg as jsl
+
+    (a, b, bt) = random_args([((2, 5, 5), dtype), ((2, 5, 3), dtype), ((2, 3, 5), dtype)], seed=8)
+    a = a + 5 * np.eye(5, dtype=dtype)
+    for left, lower, transpose, unit in itertools.product([True, False], [True, False], [False, True], [False, True]):
+
+        def solve(a, b, left=left, lower=lower, transpose=transpose, unit=unit):
+            return jax.lax.linalg.triangular_solve(a, b, left_side=left, lower=lower, transpose_a=transpose, unit_diagonal=unit)
+
+        assert_matches_jax(solve, a, b if left else bt, rtol=tol, atol=tol)
+    (wide, tall) = random_args([((4, 6), dtype), ((6, 4), dtype)], seed=9)
+    assert_matches_jax(jsl.lu, wide, rtol=tol, atol=tol)
+    assert_matches_jax(jsl.lu, tall, rtol=tol, atol=tol)
+
+
+def test_native_lapack_declines_to_the_python_routine():
+    """getrf/potrf/trsm on f32 and f64 run natively (NativeLapack.cpp); any
+    other argument goes to the Python routine. Counted through a Python
+    routine that records its calls, registered before the native ones."""
+    import tvm
+    import tvm_ffi
+
+    from stablehlo_tvm import _core, lapack
+
+    lapack.register()
+    calls = []
+    python_getrf = tvm_ffi.get_global_func("stablehlo_tvm.lapack.python.getrf")
+
+    def counting(*args):
+        calls.append(str(args[0].dtype))
+        return python_getrf(*args)
+
+    tvm_ffi.register_global_func("stablehlo_tvm.lapack.python.getrf", counting, override=True)
+    try:
+        _core.register_native_lapack(lapack._native_addresses())
+        getrf = tvm_ffi.get_global_func("stablehlo_tvm.lapack.getrf")
+        for dtype in ("float32", "float64", "float16"):
+            a = np.array([[1.0, 2.0], [3.0, 4.0]], dtype)
+            lu = tvm.runtime.tensor(np.zeros((2, 2), dtype))
+            ipiv, info = tvm.runtime.tensor(np.zeros(2, np.int32)), tvm.runtime.tensor(np.ones((), np.int32))
+            getrf(tvm.runtime.tensor(a), lu, ipiv, info)
+            np.testing.assert_allclose(lu.numpy(), [[3.0, 4.0], [1 / 3, 2 / 3]], rtol=1e-3)
+            assert ipiv.numpy().tolist() == [2, 2] and int(info.numpy()) == 0
+        assert calls == ["float16"]
+    finally:
+        tvm_ffi.register_global_func("stablehlo_tvm.lapack.python.getrf", python_getrf, override=True)
+        _core.register_native_lapack(lapack._native_addresses())
