@@ -131,6 +131,21 @@ func.func @special(%x: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4
 
 // -----
 
+// Hurwitz zeta: ten terms of the sum and an Euler-Maclaurin tail, in f64;
+// polygamma is a signed factorial times zeta(n + 1, x), digamma at n = 0.
+// CHECK-LABEL: func @zeta_polygamma
+// CHECK-COUNT-2: tvm.astype %arg0 {dtype = f64} : (tensor<4xf32>) -> tensor<4xf64>
+// CHECK-NOT: chlo.
+// CHECK: tvm.power
+// CHECK: return
+func.func @zeta_polygamma(%x: tensor<4xf32>, %q: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = chlo.zeta %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = chlo.polygamma %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // erfc: f32 (and f16, widened to it) is exp(-yh^2) in f32 times exp(-d) and
 // erfcx(y) in f64, no erf; f64 keeps the continued fraction, 1 - erf near 0.
 // CHECK-LABEL: func @erfc
