@@ -30,7 +30,7 @@ def _routine(name: str, dtype):
     from scipy.linalg import blas, lapack
 
     if np.issubdtype(dtype, np.complexfloating):
-        name = {"orgqr": "ungqr", "syevd": "heevd"}.get(name, name)
+        name = {"orgqr": "ungqr", "ormqr": "unmqr", "syevd": "heevd"}.get(name, name)
     if name == "trsm":
         (function,) = blas.get_blas_funcs((name,), dtype=dtype)
     else:
@@ -116,6 +116,18 @@ def orgqr(a, tau):
     return (q,)
 
 
+def ormqr(a, tau, c, left, transpose):
+    """op(Q) C (left) or C op(Q), Q the product of geqrf's reflectors in `a`
+    and `tau`; op transposes (conjugate-transposes for complex)."""
+    out = np.empty_like(c)
+    function = _routine("ormqr", c.dtype)
+    trans = ("C" if np.issubdtype(c.dtype, np.complexfloating) else "T") if transpose else "N"
+    work = max(1, *c.shape[-2:]) * 64
+    for i in _batches(c):
+        out[i], _, _ = function("L" if left else "R", trans, a[i], tau[i], c[i], work)
+    return (out,)
+
+
 def syevd(a, compute_vectors, lower):
     v, codes = np.empty_like(a), _codes(a)
     w = np.empty(a.shape[:-1], a.real.dtype)
@@ -153,6 +165,7 @@ SIGNATURES = {
     "trsm": (trsm, "cc", 4, "c"),
     "geqrf": (geqrf, "c", 0, "cc"),
     "orgqr": (orgqr, "cc", 0, "c"),
+    "ormqr": (ormqr, "ccc", 2, "c"),
     "syevd": (syevd, "c", 2, "cri"),
     "gesdd": (gesdd, "c", 1, "crcci"),
 }

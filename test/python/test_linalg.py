@@ -180,3 +180,26 @@ def test_native_lapack_declines_to_the_python_routine():
     finally:
         tvm_ffi.register_global_func("stablehlo_tvm.lapack.python.getrf", python_getrf, override=True)
         _core.register_native_lapack(lapack._native_addresses())
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4)])
+def test_qr_reflectors_applied(dtype, tol):
+    """lapack ormqr/unmqr (lax.linalg.ormqr; lineax's QR solve): Q or its
+    (conjugate) transpose from geqrf's reflectors, on either side."""
+    from jax._src.lax.linalg import geqrf  # what lineax calls; not exported
+    rng = np.random.default_rng(10)
+
+    def sample(shape):
+        value = rng.standard_normal(shape)
+        if dtype.startswith("complex"):
+            value = value + 1j * rng.standard_normal(shape)
+        return value.astype(dtype)
+
+    a, c, d = sample((2, 5, 4)), sample((2, 5, 3)), sample((2, 3, 5))
+    for left, transpose in itertools.product([True, False], [True, False]):
+
+        def apply(a, c, left=left, transpose=transpose):
+            reflectors, taus = geqrf(a)
+            return jax.lax.linalg.ormqr(reflectors, taus, c, left=left, transpose=transpose)
+
+        assert_matches_jax(apply, a, c if left else d, rtol=tol, atol=tol)

@@ -8,7 +8,10 @@
 //   potrf [lower]            getrf []              geqrf []     orgqr []
 //   trsm  [left, lower, transpose (0 N, 1 T, 2 C), unit_diagonal]
 //   syevd [compute_vectors, lower]   gesdd [vectors (0 none, 1 reduced, 2 full)]
-// Complex routines (c/z; ungqr and heevd for orgqr and syevd) arrive with
+//   ormqr [left, transpose] (Q from geqrf's reflectors times C; booleans in
+//         the backend_config)
+// Complex routines (c/z; ungqr, unmqr and heevd for orgqr, ormqr and syevd)
+// arrive with
 // their complex values split into parts by stablehlo-lower-complex and call
 // `stablehlo_tvm.lapack.complex.<routine>`.
 // Results keep the custom call's: LAPACK's outputs in its conventions (1-based
@@ -34,6 +37,13 @@ char option(stablehlo::CustomCallOp op, StringRef name, char fallback) {
   return value ? static_cast<char>(value.getValue().getZExtValue()) : fallback;
 }
 
+/// A boolean option of mhlo.backend_config, or `fallback`.
+bool flag(stablehlo::CustomCallOp op, StringRef name, bool fallback) {
+  auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+  auto value = config ? dyn_cast_or_null<BoolAttr>(config.get(name)) : nullptr;
+  return value ? value.getValue() : fallback;
+}
+
 struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   using TVMTypedPattern::TVMTypedPattern;
 
@@ -41,8 +51,8 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     static const llvm::Regex pattern(
-        "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|syevd|heevd|"
-        "gesdd)_ffi$");
+        "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|ormqr|unmqr|"
+        "syevd|heevd|gesdd)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
       return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
@@ -52,6 +62,7 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
     // The complex names of the real routines.
     StringRef routine = llvm::StringSwitch<StringRef>(match[2])
                             .Case("ungqr", "orgqr")
+                            .Case("unmqr", "ormqr")
                             .Case("heevd", "syevd")
                             .Default(match[2]);
     SmallVector<int64_t> scalars;
@@ -65,6 +76,8 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
                  option(op, "diag", 'N') == 'U'};
     } else if (routine == "syevd") {
       scalars = {option(op, "mode", 'V') == 'V', lower};
+    } else if (routine == "ormqr") {
+      scalars = {flag(op, "left", true), flag(op, "transpose", false)};
     } else if (routine == "gesdd") {
       char mode = option(op, "mode", 'A');
       scalars = {mode == 'N' ? 0 : (mode == 'S' ? 1 : 2)};
