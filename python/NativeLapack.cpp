@@ -87,21 +87,17 @@ bool tensorsOf(ffi::PackedArgs args, std::initializer_list<int> tensors,
   return which >= 0;
 }
 
-/// Row-major `rows` x `cols` at `from` into column-major at `to`.
-void transposeInto(const char *from, char *to, int64_t rows, int64_t cols,
-                   size_t element) {
+/// The row-major `rows` x `cols` matrix at `rowMajor` copied to or from
+/// its column-major form at `columnMajor`.
+void transposedCopy(char *rowMajor, char *columnMajor, int64_t rows,
+                    int64_t cols, size_t element, bool toColumnMajor) {
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(to + (j * rows + i) * element, from + (i * cols + j) * element,
+    for (int64_t j = 0; j < cols; ++j) {
+      char *row = rowMajor + (i * cols + j) * element;
+      char *column = columnMajor + (j * rows + i) * element;
+      std::memcpy(toColumnMajor ? column : row, toColumnMajor ? row : column,
                   element);
-}
-
-void transposeFrom(const char *from, char *to, int64_t rows, int64_t cols,
-                   size_t element) {
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(to + (i * cols + j) * element, from + (j * rows + i) * element,
-                  element);
+    }
 }
 
 // getrf(a) -> lu, ipiv (1-based), info.
@@ -118,11 +114,13 @@ bool getrf(ffi::PackedArgs args) {
   std::vector<char> scratch(std::max<size_t>(matrix, 1));
   int m = rows, n = cols, lda = std::max<int>(1, m);
   for (int64_t b = 0; b < batches; ++b) {
-    transposeInto(bytes(a) + b * matrix, scratch.data(), rows, cols, element);
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
+                   /*toColumnMajor=*/true);
     int *ipiv = reinterpret_cast<int *>(bytes(t[2])) + b * pivots;
     int *info = reinterpret_cast<int *>(bytes(t[3])) + b;
     getrfs.of[which](&m, &n, scratch.data(), &lda, ipiv, info);
-    transposeFrom(scratch.data(), bytes(t[1]) + b * matrix, rows, cols, element);
+    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), rows, cols,
+                   element, /*toColumnMajor=*/false);
   }
   return true;
 }

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <limits>
 
+#include <type_traits>
+
 namespace mlir::stablehlo_tvm {
 namespace {
 
@@ -629,10 +631,10 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x) {
   return tvm::EqualOp::create(b, loc, type.clone(b.getI1Type()), subject, target);
 }
 
-/// A float function of one operand, computed in f32 for f16/bf16.
-/// Floats narrower than `MinWidth` bits compute widened (see computeWidened).
-template <typename SrcOp, Value (*Emit)(MathBuilder &, Value),
-          unsigned MinWidth = 32>
+/// A float function of its operands (`Emit` takes the builder and one
+/// Value per operand), computed in f32 for f16/bf16. Floats narrower than
+/// `MinWidth` bits compute widened (see computeWidened).
+template <typename SrcOp, auto Emit, unsigned MinWidth = 32>
 struct FloatMathConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
 
@@ -648,32 +650,12 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
         rewriter, loc, adaptor.getOperands(), type, MinWidth,
         [&](ValueRange operands, RankedTensorType computeType) {
           MathBuilder m{rewriter, loc, computeType};
-          return Emit(m, operands.front());
+          if constexpr (std::is_invocable_v<decltype(Emit), MathBuilder &, Value>)
+            return Emit(m, operands[0]);
+          else
+            return Emit(m, operands[0], operands[1]);
         });
     rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// A float function of two operands, computed widened as FloatMathConversion.
-template <typename SrcOp, Value (*Emit)(MathBuilder &, Value, Value),
-          unsigned MinWidth = 32>
-struct FloatMath2Conversion : TVMTypedPattern<SrcOp> {
-  using TVMTypedPattern<SrcOp>::TVMTypedPattern;
-
-  LogicalResult
-  rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
-    if (!isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "not a float tensor");
-    Location loc = op.getLoc();
-    rewriter.replaceOp(
-        op, computeWidened(rewriter, loc, adaptor.getOperands(), type, MinWidth,
-                           [&](ValueRange operands, RankedTensorType wide) {
-                             MathBuilder m{rewriter, loc, wide};
-                             return Emit(m, operands[0], operands[1]);
-                           }));
     return success();
   }
 };
@@ -757,8 +739,8 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
                FloatMathConversion<chlo::DigammaOp, emitDigamma, 64>,
                FloatMathConversion<chlo::ErfInvOp, emitErfInv, 64>,
                FloatMathConversion<chlo::BesselI1eOp, emitBesselI1e, 64>,
-               FloatMath2Conversion<chlo::ZetaOp, emitZeta, 64>,
-               FloatMath2Conversion<chlo::PolygammaOp, emitPolygamma, 64>,
+               FloatMathConversion<chlo::ZetaOp, emitZeta, 64>,
+               FloatMathConversion<chlo::PolygammaOp, emitPolygamma, 64>,
                SignConversion,
                FloatPowerConversion,
                IsInfConversion<chlo::IsInfOp, InfKind::Any>,
