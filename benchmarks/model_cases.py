@@ -288,6 +288,93 @@ def optax_train_step():
     return step, (params, state, x, y)
 
 
+def flax_transformer_train_step():
+    """A two-block transformer's training step: embedding, attention with
+    dropout (jax.random inside the step), GELU MLP, Adam."""
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, x, train):
+            h = nn.LayerNorm()(x)
+            # No projection biases: softmax cancels the key bias, whose
+            # gradient is then rounding noise that Adam would amplify.
+            h = nn.MultiHeadDotProductAttention(num_heads=4, dropout_rate=0.1, deterministic=not train, use_bias=False)(h, h)
+            x = x + nn.Dropout(0.1, deterministic=not train)(h)
+            h = nn.Dense(64)(nn.gelu(nn.Dense(256)(nn.LayerNorm()(x))))
+            return x + h
+
+    class Model(nn.Module):
+        @nn.compact
+        def __call__(self, tokens, train):
+            x = nn.Embed(100, 64)(tokens)
+            x = Block()(Block()(x, train), train)
+            return nn.Dense(100)(x)
+
+    model = Model()
+    tokens = jnp.asarray(_rng().integers(0, 100, (4, 16)), jnp.int32)
+    params = model.init(jax.random.key(0), tokens, False)["params"]
+    optimizer = optax.adam(1e-3)
+    state = optimizer.init(params)
+
+    def step(params, state, tokens, key):
+        def loss(params):
+            logits = model.apply({"params": params}, tokens, True, rngs={"dropout": key})
+            return optax.softmax_cross_entropy_with_integer_labels(logits, tokens).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, state = optimizer.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    return step, (params, state, tokens, jax.random.PRNGKey(1))
+
+
+def diffrax_kvaerno_stiff():
+    """Robertson's stiff chemical kinetics with an implicit solver: Newton
+    iterations with an LU solve (LAPACK) inside the adaptive loop."""
+    import diffrax
+    import jax.numpy as jnp
+
+    def vector_field(t, y, args):
+        return jnp.stack([
+            -0.04 * y[0] + 1e4 * y[1] * y[2],
+            0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] ** 2,
+            3e7 * y[1] ** 2,
+        ])
+
+    def solve(y0):
+        solution = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field), diffrax.Kvaerno5(), 0.0, 1.0, 1e-4, y0,
+            stepsize_controller=diffrax.PIDController(rtol=1e-4, atol=1e-6), max_steps=4096,
+        )
+        return solution.ys
+
+    return solve, (jnp.array([1.0, 0.0, 0.0]),)
+
+
+def jax_random_sampling():
+    """jax.random's samplers in one program: normal, uniform, categorical,
+    permutation (a sort), bernoulli, gamma (rejection loops), dirichlet,
+    truncated normal, randint."""
+    import jax
+    import jax.numpy as jnp
+
+    def sample(key):
+        k = jax.random.split(key, 8)
+        return (
+            jax.random.normal(k[0], (1000,)), jax.random.uniform(k[1], (50, 3)),
+            jax.random.categorical(k[2], jnp.zeros((4, 10))), jax.random.permutation(k[3], 200),
+            jax.random.bernoulli(k[4], 0.3, (300,)), jax.random.gamma(k[5], 2.0, (400,)),
+            jax.random.dirichlet(k[6], jnp.ones(5), (20,)), jax.random.truncated_normal(k[7], -1.0, 1.0, (200,)),
+            jax.random.randint(k[0], (100,), 0, 7),
+        )
+
+    return sample, (jax.random.PRNGKey(42),)
+
+
 def diffrax_tsit5_fixed():
     import diffrax
     import jax.numpy as jnp
@@ -598,11 +685,14 @@ CASES = [
     Case("flax_lstm_scan", "loop", flax_lstm_scan, loops=True),
     Case("flax_bigru", "loop", flax_bigru, loops=True),
     Case("optax_train_step", "training", optax_train_step),
+    Case("flax_transformer_train_step", "training", flax_transformer_train_step),
     Case("diffrax_tsit5_fixed", "solver", diffrax_tsit5_fixed, loops=True),
     Case("diffrax_tsit5_adaptive", "solver", diffrax_tsit5_adaptive, loops=True),
+    Case("diffrax_kvaerno_stiff", "solver", diffrax_kvaerno_stiff, loops=True, rtol=1e-2),
     Case("scipy_cg", "solver", scipy_cg, loops=True),
     Case("scipy_gp_regression", "solver", scipy_gp_regression),
     Case("numpyro_log_density_grad", "sampler", numpyro_log_density_grad),
+    Case("jax_random_sampling", "sampler", jax_random_sampling),
     Case("blackjax_nuts", "sampler", blackjax_nuts, loops=True),
     Case("jax_md_lennard_jones", "simulation", jax_md_lennard_jones, loops=True),
 ]
