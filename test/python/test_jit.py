@@ -248,3 +248,22 @@ def test_results_never_alias_an_argument_the_caller_may_change():
     np.testing.assert_array_equal(same, np.arange(n, dtype=np.float32) + start)
     np.testing.assert_array_equal(square.reshape(-1), np.arange(n, dtype=np.float32) + start)
     np.testing.assert_array_equal(plus_one, np.arange(n, dtype=np.float32) + start + 1)
+
+
+def test_small_arguments_copied_into_reused_tensors_stay_values():
+    # Small numpy arguments are copied into one tensor per parameter that
+    # every call reuses: a result that is the argument itself must not
+    # change when the next call copies its argument there.
+    fast = stablehlo_tvm.jit(lambda x, y: (x, x * y, y.reshape(2, 2)))
+    first = fast(np.arange(4, dtype=np.float32), np.ones(4, np.float32))
+    second = fast(np.full(4, 9, np.float32), np.full(4, 2, np.float32))
+    np.testing.assert_array_equal(first[0], np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(first[1], np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(first[2], np.ones((2, 2), np.float32))
+    np.testing.assert_array_equal(second[0], np.full(4, 9, np.float32))
+    np.testing.assert_array_equal(second[1], np.full(4, 18, np.float32))
+    np.testing.assert_array_equal(second[2], np.full((2, 2), 2, np.float32))
+    # Another shape of the same parameter gets a tensor of its own.
+    third = stablehlo_tvm.jit(lambda x: x + 1)
+    np.testing.assert_array_equal(third(np.zeros(3, np.float32)), np.ones(3, np.float32))
+    np.testing.assert_array_equal(third(np.zeros(5, np.float32)), np.ones(5, np.float32))
