@@ -548,16 +548,17 @@ struct FftLowering : ComplexPattern<stablehlo::FftOp> {
   }
 };
 
-/// LAPACK custom calls on complex matrices take and give parts: each complex
-/// operand and result becomes (real, imag), in place; the library call joins
+/// LAPACK custom calls with complex operands or results take and give parts:
+/// each complex operand and result becomes (real, imag), in place; the library call joins
 /// them (see python/stablehlo_tvm/lapack.py).
 struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
   using ComplexPattern::ComplexPattern;
   FailureOr<SmallVector<Value>> lower(stablehlo::CustomCallOp op,
                                       ArrayRef<Parts> x,
                                       Complex &c) const override {
-    StringRef target = op.getCallTargetName();
-    if (!target.starts_with("lapack_c") && !target.starts_with("lapack_z"))
+    // Complex routines, and real ones with complex results (geev's
+    // eigenvalues and eigenvectors).
+    if (!op.getCallTargetName().starts_with("lapack_"))
       return failure();
     SmallVector<Value> operands;
     for (Parts part : x) {

@@ -128,6 +128,46 @@ def ormqr(a, tau, c, left, transpose):
     return (out,)
 
 
+def geev(a, compute_left, compute_right):
+    """Eigenvalues and left/right eigenvectors of a general matrix, all
+    complex (as JAX gives them): a real LAPACK's conjugate pairs, packed
+    as two real columns, are unpacked into complex ones."""
+    n = a.shape[-1]
+    complex_type = np.result_type(a.dtype, np.complex64)
+    w = np.empty(a.shape[:-1], complex_type)
+    vl, vr = np.zeros(a.shape, complex_type), np.zeros(a.shape, complex_type)
+    codes = _codes(a)
+    function = _routine("geev", a.dtype)
+    real = not np.issubdtype(a.dtype, np.complexfloating)
+    for i in _batches(a):
+        if real:
+            wr, wi, left, right, codes[i] = function(a[i], compute_vl=compute_left, compute_vr=compute_right)
+            w[i] = wr + 1j * wi
+            left, right = _unpacked(left, wi, n), _unpacked(right, wi, n)
+        else:
+            w[i], left, right, codes[i] = function(a[i], compute_vl=compute_left, compute_vr=compute_right)
+        if compute_left:
+            vl[i] = left
+        if compute_right:
+            vr[i] = right
+    return w, vl, vr, codes
+
+
+def _unpacked(vectors: np.ndarray, imag: np.ndarray, n: int) -> np.ndarray:
+    """A real geev's eigenvectors as complex columns: for a conjugate pair
+    (imag[j] > 0) columns j and j+1 hold the real and imaginary parts."""
+    out = vectors.astype(np.result_type(vectors.dtype, np.complex64))
+    j = 0
+    while j < n:
+        if imag[j] != 0 and j + 1 < n:
+            out[:, j] = vectors[:, j] + 1j * vectors[:, j + 1]
+            out[:, j + 1] = vectors[:, j] - 1j * vectors[:, j + 1]
+            j += 2
+        else:
+            j += 1
+    return out
+
+
 def syevd(a, compute_vectors, lower):
     v, codes = np.empty_like(a), _codes(a)
     w = np.empty(a.shape[:-1], a.real.dtype)
@@ -157,8 +197,9 @@ def gesdd(a, vectors):
 
 
 # Per routine: its operands, its number of int options, its results; "c" is
-# a matrix of the routine's type (complex in the complex form), "r" a real
-# value of the matching precision, "i" an int32 code.
+# a matrix of the routine's type (complex in the complex form), "z" a
+# complex value in either form, "r" a real value of the matching precision,
+# "i" an int32 code. Complex values cross as (real, imag) tensors.
 SIGNATURES = {
     "potrf": (potrf, "c", 1, "ci"),
     "getrf": (getrf, "c", 0, "cii"),
@@ -166,6 +207,7 @@ SIGNATURES = {
     "geqrf": (geqrf, "c", 0, "cc"),
     "orgqr": (orgqr, "cc", 0, "c"),
     "ormqr": (ormqr, "ccc", 2, "c"),
+    "geev": (geev, "c", 2, "zzzi"),
     "syevd": (syevd, "c", 2, "cri"),
     "gesdd": (gesdd, "c", 1, "crcci"),
 }
@@ -198,7 +240,7 @@ def _packed(name: str, complex_form: bool):
         else:
             computed = routine(*arrays, *options)
         for kind, value in zip(results, computed):
-            parts = 2 if complex_form and kind == "c" else 1
+            parts = 2 if (complex_form and kind == "c") or kind == "z" else 1
             outputs = args[position : position + parts]
             position += parts
             if value is None and in_place:

@@ -203,3 +203,18 @@ def test_qr_reflectors_applied(dtype, tol):
             return jax.lax.linalg.ormqr(reflectors, taus, c, left=left, transpose=transpose)
 
         assert_matches_jax(apply, a, c if left else d, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4), ("complex128", 1e-10)])
+def test_general_eigenproblem(dtype, tol):
+    """LAPACK geev (jnp.linalg.eig, eigvals, lax.linalg.eig with left
+    vectors): complex eigenvalues and vectors for real matrices too, whose
+    conjugate pairs LAPACK packs into two real columns."""
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((3, 5, 5))
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal((3, 5, 5))
+    a = a.astype(dtype)
+    assert_matches_jax(jnp.linalg.eig, a, rtol=tol, atol=tol)
+    assert_matches_jax(jnp.linalg.eigvals, a[0], rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jax.lax.linalg.eig(m, compute_left_eigenvectors=True), a, rtol=tol, atol=tol)

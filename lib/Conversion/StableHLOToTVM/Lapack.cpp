@@ -10,6 +10,8 @@
 //   syevd [compute_vectors, lower]   gesdd [vectors (0 none, 1 reduced, 2 full)]
 //   ormqr [left, transpose] (Q from geqrf's reflectors times C; booleans in
 //         the backend_config)
+//   geev  [compute_left, compute_right] (eigenvalues and eigenvectors are
+//         complex, split into parts, for real matrices too)
 // Complex routines (c/z; ungqr, unmqr and heevd for orgqr, ormqr and syevd)
 // arrive with
 // their complex values split into parts by stablehlo-lower-complex and call
@@ -52,12 +54,15 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
           ConversionPatternRewriter &rewriter) const override {
     static const llvm::Regex pattern(
         "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|ormqr|unmqr|"
-        "syevd|heevd|gesdd)_ffi$");
+        "syevd|heevd|gesdd|geev)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
       return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
     bool isComplex = match[1] == "c" || match[1] == "z";
-    if (isComplex && !op->hasAttr("stablehlo_tvm.complex_parts"))
+    bool hasComplex = isComplex || llvm::any_of(op.getResultTypes(), [](Type t) {
+                        return isa<ComplexType>(getElementTypeOrSelf(t));
+                      });
+    if (hasComplex && !op->hasAttr("stablehlo_tvm.complex_parts"))
       return rewriter.notifyMatchFailure(op, "complex values not split");
     // The complex names of the real routines.
     StringRef routine = llvm::StringSwitch<StringRef>(match[2])
@@ -76,6 +81,9 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
                  option(op, "diag", 'N') == 'U'};
     } else if (routine == "syevd") {
       scalars = {option(op, "mode", 'V') == 'V', lower};
+    } else if (routine == "geev") {
+      scalars = {option(op, "compute_left", 'N') == 'V',
+                 option(op, "compute_right", 'N') == 'V'};
     } else if (routine == "ormqr") {
       scalars = {flag(op, "left", true), flag(op, "transpose", false)};
     } else if (routine == "gesdd") {
