@@ -168,6 +168,43 @@ def _unpacked(vectors: np.ndarray, imag: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def gees(a, compute_vectors):
+    """The (unsorted) Schur form T = Q^H A Q, Q, the eigenvalues (complex,
+    as JAX gives them), the number of sorted eigenvalues (0) and info."""
+    t, q = np.empty_like(a), np.zeros_like(a)
+    w = np.empty(a.shape[:-1], np.result_type(a.dtype, np.complex64))
+    sdim, codes = np.zeros(a.shape[:-2], np.int32), _codes(a)
+    function = _routine("gees", a.dtype)
+    real = not np.issubdtype(a.dtype, np.complexfloating)
+    for i in _batches(a):
+        if real:
+            t[i], sdim[i], wr, wi, vectors, _, codes[i] = function(_no_selection, a[i], compute_v=int(compute_vectors))
+            w[i] = wr + 1j * wi
+        else:
+            t[i], sdim[i], w[i], vectors, _, codes[i] = function(_no_selection, a[i], compute_v=int(compute_vectors))
+        if compute_vectors:
+            q[i] = vectors
+    return t, q, w, sdim, codes
+
+
+def _no_selection(*_):
+    return 0
+
+
+def gehrd(a, low, high):
+    """Reduction to upper Hessenberg form: the reflectors below the first
+    subdiagonal, their scales, info. `low` and `high` are LAPACK's 1-based
+    ilo and ihi."""
+    h = np.empty_like(a)
+    tau = np.zeros(a.shape[:-2] + (max(a.shape[-1] - 1, 0),), a.dtype)
+    codes = _codes(a)
+    function = _routine("gehrd", a.dtype)
+    for i in _batches(a):
+        h[i], scales, codes[i] = function(a[i], lo=low - 1, hi=high - 1)
+        tau[i] = scales[: tau.shape[-1]]
+    return h, tau, codes
+
+
 def syevd(a, compute_vectors, lower):
     v, codes = np.empty_like(a), _codes(a)
     w = np.empty(a.shape[:-1], a.real.dtype)
@@ -208,6 +245,8 @@ SIGNATURES = {
     "orgqr": (orgqr, "cc", 0, "c"),
     "ormqr": (ormqr, "ccc", 2, "c"),
     "geev": (geev, "c", 2, "zzzi"),
+    "gees": (gees, "c", 1, "cczii"),
+    "gehrd": (gehrd, "c", 2, "cci"),
     "syevd": (syevd, "c", 2, "cri"),
     "gesdd": (gesdd, "c", 1, "crcci"),
 }

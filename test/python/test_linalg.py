@@ -218,3 +218,20 @@ def test_general_eigenproblem(dtype, tol):
     assert_matches_jax(jnp.linalg.eig, a, rtol=tol, atol=tol)
     assert_matches_jax(jnp.linalg.eigvals, a[0], rtol=tol, atol=tol)
     assert_matches_jax(lambda m: jax.lax.linalg.eig(m, compute_left_eigenvectors=True), a, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4), ("complex128", 1e-10)])
+def test_schur_and_hessenberg(dtype, tol):
+    """LAPACK gees and gehrd (jax.scipy.linalg.schur, hessenberg, and sqrtm,
+    which goes through the Schur form), batched."""
+    import jax.scipy.linalg as jsl
+
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((2, 5, 5))
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal((2, 5, 5))
+    a = a.astype(dtype)
+    assert_matches_jax(jax.lax.linalg.schur, a, rtol=tol, atol=tol)
+    assert_matches_jax(lambda m: jsl.hessenberg(m, calc_q=True), a[0], rtol=tol, atol=tol)
+    spd = a[0] @ np.conj(a[0].T) + np.eye(5, dtype=dtype)
+    assert_matches_jax(jsl.sqrtm, spd, rtol=tol * 10, atol=tol * 10)

@@ -12,6 +12,8 @@
 //         the backend_config)
 //   geev  [compute_left, compute_right] (eigenvalues and eigenvectors are
 //         complex, split into parts, for real matrices too)
+//   gees  [compute_vectors] (Schur form, unsorted; eigenvalues complex)
+//   gehrd [low, high] (Hessenberg reduction, LAPACK's 1-based ilo/ihi)
 // Complex routines (c/z; ungqr, unmqr and heevd for orgqr, ormqr and syevd)
 // arrive with
 // their complex values split into parts by stablehlo-lower-complex and call
@@ -39,6 +41,13 @@ char option(stablehlo::CustomCallOp op, StringRef name, char fallback) {
   return value ? static_cast<char>(value.getValue().getZExtValue()) : fallback;
 }
 
+/// An integer option of mhlo.backend_config, or `fallback`.
+int64_t number(stablehlo::CustomCallOp op, StringRef name, int64_t fallback) {
+  auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+  auto value = config ? dyn_cast_or_null<IntegerAttr>(config.get(name)) : nullptr;
+  return value ? value.getValue().getSExtValue() : fallback;
+}
+
 /// A boolean option of mhlo.backend_config, or `fallback`.
 bool flag(stablehlo::CustomCallOp op, StringRef name, bool fallback) {
   auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
@@ -54,7 +63,7 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
           ConversionPatternRewriter &rewriter) const override {
     static const llvm::Regex pattern(
         "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|ormqr|unmqr|"
-        "syevd|heevd|gesdd|geev)_ffi$");
+        "syevd|heevd|gesdd|geev|gees|gehrd)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
       return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
@@ -84,6 +93,13 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
     } else if (routine == "geev") {
       scalars = {option(op, "compute_left", 'N') == 'V',
                  option(op, "compute_right", 'N') == 'V'};
+    } else if (routine == "gees") {
+      if (option(op, "sort", 'N') != 'N')
+        return rewriter.notifyMatchFailure(op, "sorted Schur forms unsupported");
+      scalars = {option(op, "mode", 'V') == 'V'};
+    } else if (routine == "gehrd") {
+      auto type = cast<RankedTensorType>(op.getOperand(0).getType());
+      scalars = {number(op, "low", 1), number(op, "high", type.getShape().back())};
     } else if (routine == "ormqr") {
       scalars = {flag(op, "left", true), flag(op, "transpose", false)};
     } else if (routine == "gesdd") {
