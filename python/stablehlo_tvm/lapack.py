@@ -205,6 +205,19 @@ def gehrd(a, low, high):
     return h, tau, codes
 
 
+def gtsv(dl, d, du, b):
+    """The solution of the tridiagonal systems with sub-, main and
+    super-diagonals dl, d, du (n elements each: dl[0] and du[n-1] are not
+    read), and LAPACK's overwritten diagonals, info."""
+    out = [np.array(v, copy=True) for v in (dl, d, du)]
+    x, codes = np.empty_like(b), _codes(b)
+    function = _routine("gtsv", b.dtype)
+    for i in _batches(b):
+        lower, main, upper, x[i], codes[i] = function(dl[i][1:], d[i], du[i][:-1], b[i])
+        out[0][i][1:], out[1][i], out[2][i][:-1] = lower, main, upper
+    return (*out, x, codes)
+
+
 def syevd(a, compute_vectors, lower):
     v, codes = np.empty_like(a), _codes(a)
     w = np.empty(a.shape[:-1], a.real.dtype)
@@ -247,6 +260,7 @@ SIGNATURES = {
     "geev": (geev, "c", 2, "zzzi"),
     "gees": (gees, "c", 1, "cczii"),
     "gehrd": (gehrd, "c", 2, "cci"),
+    "gtsv": (gtsv, "cccc", 0, "cccci"),
     "syevd": (syevd, "c", 2, "cri"),
     "gesdd": (gesdd, "c", 1, "crcci"),
 }

@@ -235,3 +235,20 @@ def test_schur_and_hessenberg(dtype, tol):
     assert_matches_jax(lambda m: jsl.hessenberg(m, calc_q=True), a[0], rtol=tol, atol=tol)
     spd = a[0] @ np.conj(a[0].T) + np.eye(5, dtype=dtype)
     assert_matches_jax(jsl.sqrtm, spd, rtol=tol * 10, atol=tol * 10)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-5), ("float64", 1e-12), ("complex64", 1e-5)])
+def test_tridiagonal_solve(dtype, tol):
+    """LAPACK gtsv (lax.linalg.tridiagonal_solve, e.g. an implicit
+    diffusion step): batched, several right-hand sides, and its gradient."""
+    rng = np.random.default_rng(13)
+    n = 7
+    dl, du, b = rng.standard_normal((3, n)), rng.standard_normal((3, n)), rng.standard_normal((3, n, 2))
+    d = rng.standard_normal((3, n)) + 4
+    dl[:, 0], du[:, -1] = 0, 0
+    if dtype.startswith("complex"):
+        b = b + 1j * rng.standard_normal((3, n, 2))
+    dl, d, du, b = (v.astype(dtype) for v in (dl, d, du, b))
+    solve = jax.lax.linalg.tridiagonal_solve
+    assert_matches_jax(solve, dl, d, du, b, rtol=tol, atol=tol)
+    assert_matches_jax(lambda dl, d, du, b: jax.grad(lambda d: jnp.sum(jnp.abs(solve(dl, d, du, b)) ** 2))(d), dl, d, du, b, rtol=tol * 10, atol=tol * 10)

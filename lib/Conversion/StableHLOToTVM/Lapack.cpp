@@ -14,6 +14,7 @@
 //         complex, split into parts, for real matrices too)
 //   gees  [compute_vectors] (Schur form, unsorted; eigenvalues complex)
 //   gehrd [low, high] (Hessenberg reduction, LAPACK's 1-based ilo/ihi)
+//   gtsv  [] (tridiagonal solve; the diagonals have n elements each)
 // Complex routines (c/z; ungqr, unmqr and heevd for orgqr, ormqr and syevd)
 // arrive with
 // their complex values split into parts by stablehlo-lower-complex and call
@@ -63,7 +64,7 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
           ConversionPatternRewriter &rewriter) const override {
     static const llvm::Regex pattern(
         "^lapack_([sdcz])(potrf|getrf|trsm|geqrf|orgqr|ungqr|ormqr|unmqr|"
-        "syevd|heevd|gesdd|geev|gees|gehrd)_ffi$");
+        "syevd|heevd|gesdd|geev|gees|gehrd|gtsv)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
       return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
