@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -53,8 +54,18 @@ class Compiled:
 
     def _function(self, name: str) -> tuple[Any, "_Signature"]:
         """This thread's VM function `name` and its signature; the thread's
-        VM is made on its first call."""
+        VM is made on its first call. A call made while another is running
+        on this thread (from a Python callback) gets a VM of its own: a VM
+        runs one call at a time."""
         local = self._per_thread
+        if getattr(local, "depth", 0):
+            from tvm import relax
+
+            _, signature = self._function_of(local, name)
+            return _vm_function(relax.VirtualMachine(self.executable, self.device), signature), signature
+        return self._function_of(local, name)
+
+    def _function_of(self, local, name: str) -> tuple[Any, "_Signature"]:
         functions = getattr(local, "functions", None)
         if functions is None:
             from tvm import relax
@@ -83,8 +94,15 @@ class Compiled:
         refusing another dtype."""
         function, signature = self._function(name)
         borrowed: list = []
-        tensors = signature.tensors(name, args, cast, borrowed)
-        result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        local = self._per_thread
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            with signature.staging():
+                tensors = signature.tensors(name, args, cast, borrowed)
+                result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        finally:
+            local.depth = depth
         return signature.outputs(result, borrowed)
 
     def export_library(self, path, *, allow_recursion: bool = False, **options) -> None:
@@ -252,11 +270,27 @@ class _Signature:
             self.resident[position] = (value, tensor)
         return tensor
 
+    @contextlib.contextmanager
+    def staging(self):
+        """The span of one call on this thread, in which its arguments sit
+        in the reused tensors. A call made inside it (a Python callback
+        calling the same function again) copies its arguments afresh
+        instead of overwriting them."""
+        local = self._staging
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            yield
+        finally:
+            local.depth = depth
+
     def _staged(self, slot: int, array: np.ndarray, borrowed: list):
         """`array` copied into this thread's tensor for parameter `slot`
         (made on first use, or anew for another shape or dtype). It is
         listed in `borrowed`: a result that is the argument itself is
         copied out before the next call overwrites it."""
+        if getattr(self._staging, "depth", 0) > 1:
+            return None  # an inner call: the outer one's arguments are in use
         stage = getattr(self._staging, "tensors", None)
         if stage is None:
             stage = self._staging.tensors = {}
