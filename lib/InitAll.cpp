@@ -33,7 +33,8 @@ namespace {
 // entry, no composites, no quantized or sub-byte types).
 #define STABLEHLO_TVM_PREPARE_PASSES                                           \
   "stablehlo-drop-sharding,stablehlo-lower-quantized,stablehlo-simplify,"      \
-  "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions"
+  "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
+  "stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"

@@ -72,6 +72,8 @@ def _call(*args) -> None:
     # beyond the call, and a tensor compiled code passes by pointer (a call
     # from inside a loop's PrimFunc) cannot be exported through DLPack.
     results = function(*[t.numpy() for t in inputs])
+    if not results and all(0 in tuple(out.shape) for out in outputs):
+        return  # a callback without results (jax.debug.print): its outputs are stablehlo-expose-effects' tokens
     if len(results) != len(outputs):
         raise RuntimeError(f"a Python callback returned {len(results)} values where the program expects {len(outputs)}")
     for out, value in zip(outputs, results):

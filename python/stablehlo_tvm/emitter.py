@@ -492,6 +492,9 @@ class _Emitter:
         # How complex values were split into real pairs (stablehlo-lower-complex),
         # for callers to split arguments and join results.
         attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
+        # Results that only keep debug callbacks alive (stablehlo-expose-effects).
+        if "tvm.effect_results" in function["attributes"]:
+            attrs["tvm.effect_results"] = int(function["attributes"]["tvm.effect_results"])
         attrs["global_symbol"] = name
         self.functions[name] = self.add_function(name, params, body, attrs)
 

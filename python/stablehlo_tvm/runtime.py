@@ -154,7 +154,7 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
@@ -176,6 +176,9 @@ class _Signature:
         # viewing it was most of a small argument's cost (~8 us of a 3-input
         # call's 43 us).
         self._staging = threading.local()
+        # Trailing results that only kept debug callbacks alive
+        # (stablehlo-expose-effects): dropped.
+        self.effects = 0
 
     @classmethod
     def of(cls, irmodule, name: str, device) -> "_Signature":
@@ -199,6 +202,7 @@ class _Signature:
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
+        signature.effects = int(attrs.get("tvm.effect_results", 0)) if attrs is not None else 0
         symbol = attrs.get("global_symbol") if attrs is not None else None
         signature.vm_name = str(symbol) if symbol is not None else relax_name
         return signature
@@ -318,6 +322,8 @@ class _Signature:
 
     def outputs(self, result, borrowed: list = ()) -> list:
         results = [result] if hasattr(result, "shape") else result[:]
+        if self.effects:
+            results = results[: len(results) - self.effects]
         if borrowed:
             # A result that is (a view of) an argument the caller may change
             # later is copied: jax.jit's results never alias their inputs.

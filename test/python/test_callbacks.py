@@ -100,3 +100,29 @@ def test_a_callback_that_calls_its_own_function_again():
 
     fast = stablehlo_tvm.jit(program)
     np.testing.assert_array_equal(fast(np.array([1, 2, 3], np.float32)), np.array([2, 4, 6], np.float32))
+
+
+def test_debug_print_and_callback_run(capsys):
+    # Callbacks without results (jax.debug.print, jax.debug.callback) in
+    # the function's body run with the program's values; their tokens
+    # (stablehlo-expose-effects) are not among the results.
+    seen = []
+
+    def program(x):
+        jax.debug.print("sum {s}", s=jnp.sum(x))
+        y = x * 2
+        jax.debug.callback(lambda v: seen.append(float(v)), y[1])
+        return y
+
+    out = stablehlo_tvm.jit(program)(np.arange(3, dtype=np.float32))
+    np.testing.assert_array_equal(out, np.arange(3, dtype=np.float32) * 2)
+    assert "sum 3.0" in capsys.readouterr().out
+    assert seen == [2.0]
+
+
+def test_debug_print_inside_a_loop_is_reported_with_its_reason():
+    def program(x):
+        return jax.lax.fori_loop(0, 3, lambda i, v: (jax.debug.print("i {i}", i=i), v + 1)[1], x)
+
+    with pytest.raises(stablehlo_tvm.MLIRError, match="a callback without results, such as jax.debug.print, inside a loop"):
+        stablehlo_tvm.jit(program)(np.float32(2))

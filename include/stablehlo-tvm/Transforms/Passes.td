@@ -156,6 +156,29 @@ def DropSharding : Pass<"stablehlo-drop-sharding", "ModuleOp"> {
   }];
 }
 
+def ExposeEffects : Pass<"stablehlo-expose-effects", "ModuleOp"> {
+  let summary = "Give result-less host callbacks results the entry returns";
+  let description = [{
+    jax.debug.print and jax.debug.callback lower to
+    `stablehlo.custom_call @xla_ffi_python_cpu_callback` with no results,
+    which a dataflow import would drop as dead. Each such call directly in a
+    public function's body gets one `tensor<0xi8>` result, appended to the
+    function's results; `tvm.effect_results` on the function counts them,
+    and callers drop them. Calls inside loops and branches are left as they
+    are (the import reports them).
+
+    ```mlir
+    stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {...} : (tensor<f32>) -> ()
+    return %y : tensor<f32>
+    ```
+    becomes
+    ```mlir
+    %t = stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {...} : (tensor<f32>) -> tensor<0xi8>
+    return %y, %t : tensor<f32>, tensor<0xi8>
+    ```
+  }];
+}
+
 def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
   let summary = "Turn a self-checking test program into one that returns its checks";
   let description = [{
