@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from typing import Any
 
@@ -98,9 +97,10 @@ class Compiled:
         depth = getattr(local, "depth", 0)
         local.depth = depth + 1
         try:
-            with signature.staging():
-                tensors = signature.tensors(name, args, cast, borrowed)
-                result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+            # A nested call must not overwrite the reused argument tensors
+            # the outer call is still reading.
+            tensors = signature.tensors(name, args, cast, borrowed, reuse=depth == 0)
+            result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
         finally:
             local.depth = depth
         return signature.outputs(result, borrowed)
@@ -207,27 +207,28 @@ class _Signature:
         signature.vm_name = str(symbol) if symbol is not None else relax_name
         return signature
 
-    def tensors(self, name: str, args, cast: bool, borrowed: list | None = None) -> list:
+    def tensors(self, name: str, args, cast: bool, borrowed: list | None = None, reuse: bool = True) -> list:
         """The arguments as tensors; those that are the caller's own mutable
         memory (numpy arrays passed in place, TVM tensors) are added to
-        `borrowed`."""
+        `borrowed`. `reuse`: small numpy arguments may be copied into this
+        thread's reused tensors (see `_staged`)."""
         n = len(self.params) - len(self.complex_args)
         if len(args) != n:
             raise CallError(f"@{name} takes {n} arguments, {len(args)} were given")
         if not self.complex_args:
-            return [self._tensor(name, i, i, a, self.params[i], cast, borrowed) for i, a in enumerate(args)] + self.bound
+            return [self._tensor(name, i, i, a, self.params[i], cast, borrowed, reuse) for i, a in enumerate(args)] + self.bound
         tensors = []
         for i, a in enumerate(args):
             if i in self.complex_args:
                 # TVM has no complex dtype: complex values travel as (real, imag).
                 a = np.asarray(a)
                 for part in (a.real, a.imag):
-                    tensors.append(self._tensor(name, i, len(tensors), part, self.params[len(tensors)], cast, borrowed))
+                    tensors.append(self._tensor(name, i, len(tensors), part, self.params[len(tensors)], cast, borrowed, reuse))
             else:
-                tensors.append(self._tensor(name, i, len(tensors), a, self.params[len(tensors)], cast, borrowed))
+                tensors.append(self._tensor(name, i, len(tensors), a, self.params[len(tensors)], cast, borrowed, reuse))
         return tensors + self.bound
 
-    def _tensor(self, name: str, position: int, slot: int, value, expected, cast: bool, borrowed: list | None):
+    def _tensor(self, name: str, position: int, slot: int, value, expected, cast: bool, borrowed: list | None, reuse: bool = True):
         import tvm_ffi
 
         kind = type(value).__name__
@@ -266,7 +267,7 @@ class _Signature:
                 tensor = None
             if tensor is not None and not is_jax and borrowed is not None:
                 borrowed.append(tensor)
-        if tensor is None and self._on_cpu and not is_jax and borrowed is not None and array.dtype.kind in "biuf":
+        if tensor is None and reuse and self._on_cpu and not is_jax and borrowed is not None and array.dtype.kind in "biuf":
             tensor = self._staged(slot, array, borrowed)
         if tensor is None:
             tensor = _copied(array, self.device, _ffi_shape(array.shape))
@@ -274,27 +275,11 @@ class _Signature:
             self.resident[position] = (value, tensor)
         return tensor
 
-    @contextlib.contextmanager
-    def staging(self):
-        """The span of one call on this thread, in which its arguments sit
-        in the reused tensors. A call made inside it (a Python callback
-        calling the same function again) copies its arguments afresh
-        instead of overwriting them."""
-        local = self._staging
-        depth = getattr(local, "depth", 0)
-        local.depth = depth + 1
-        try:
-            yield
-        finally:
-            local.depth = depth
-
     def _staged(self, slot: int, array: np.ndarray, borrowed: list):
         """`array` copied into this thread's tensor for parameter `slot`
         (made on first use, or anew for another shape or dtype). It is
         listed in `borrowed`: a result that is the argument itself is
         copied out before the next call overwrites it."""
-        if getattr(self._staging, "depth", 0) > 1:
-            return None  # an inner call: the outer one's arguments are in use
         stage = getattr(self._staging, "tensors", None)
         if stage is None:
             stage = self._staging.tensors = {}
