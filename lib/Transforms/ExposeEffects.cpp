@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Support/HostCallbacks.h"
 
 namespace mlir::stablehlo_tvm {
 
@@ -23,11 +24,8 @@ namespace {
 
 bool isResultlessCallback(Operation &op) {
   auto call = dyn_cast<stablehlo::CustomCallOp>(op);
-  if (!call || call->getNumResults() != 0)
-    return false;
-  StringRef name = call.getCallTargetName();
-  return name == "xla_ffi_python_cpu_callback" ||
-         name == "xla_python_cpu_callback";
+  return call && call->getNumResults() == 0 &&
+         isHostCallbackTarget(call.getCallTargetName());
 }
 
 struct ExposeEffectsPass : impl::ExposeEffectsBase<ExposeEffectsPass> {

@@ -7,15 +7,17 @@
 // JAX collected while lowering (they live in the lowering process, not in
 // the module). Each becomes tvm.call_dps_packed of
 // `stablehlo_tvm.host_callback` with N as its one scalar; the importer binds
-// N to the function. A callback with no results (jax.debug.print) would be
-// dead code to Relax and is left unsupported, as are ordered callbacks
-// (their tokens).
+// N to the function. A callback with no results (jax.debug.print) gets a
+// token result from stablehlo-expose-effects first where it can; one left
+// without results (inside a loop or branch) is unsupported, as are ordered
+// callbacks (their tokens).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+#include "stablehlo-tvm/Support/HostCallbacks.h"
 
 namespace mlir::stablehlo_tvm {
 namespace {
@@ -26,9 +28,7 @@ struct HostCallbackConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   LogicalResult
   rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
-    StringRef name = op.getCallTargetName();
-    if (name != "xla_ffi_python_cpu_callback" &&
-        name != "xla_python_cpu_callback")
+    if (!isHostCallbackTarget(op.getCallTargetName()))
       return rewriter.notifyMatchFailure(op, "not a Python callback");
     if (op->getNumResults() == 0)
       return rewriter.notifyMatchFailure(op, "a callback without results");

@@ -35,24 +35,28 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
-/// A character option of mhlo.backend_config, or `fallback`.
-char option(stablehlo::CustomCallOp op, StringRef name, char fallback) {
+/// The option `name` of mhlo.backend_config, if it is an `AttrT`.
+template <typename AttrT>
+AttrT configured(stablehlo::CustomCallOp op, StringRef name) {
   auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
-  auto value = config ? dyn_cast_or_null<IntegerAttr>(config.get(name)) : nullptr;
+  return config ? dyn_cast_or_null<AttrT>(config.get(name)) : nullptr;
+}
+
+/// A character option (a ui8), or `fallback`.
+char option(stablehlo::CustomCallOp op, StringRef name, char fallback) {
+  auto value = configured<IntegerAttr>(op, name);
   return value ? static_cast<char>(value.getValue().getZExtValue()) : fallback;
 }
 
-/// An integer option of mhlo.backend_config, or `fallback`.
+/// An integer option, or `fallback`.
 int64_t number(stablehlo::CustomCallOp op, StringRef name, int64_t fallback) {
-  auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
-  auto value = config ? dyn_cast_or_null<IntegerAttr>(config.get(name)) : nullptr;
+  auto value = configured<IntegerAttr>(op, name);
   return value ? value.getValue().getSExtValue() : fallback;
 }
 
-/// A boolean option of mhlo.backend_config, or `fallback`.
+/// A boolean option, or `fallback`.
 bool flag(stablehlo::CustomCallOp op, StringRef name, bool fallback) {
-  auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
-  auto value = config ? dyn_cast_or_null<BoolAttr>(config.get(name)) : nullptr;
+  auto value = configured<BoolAttr>(op, name);
   return value ? value.getValue() : fallback;
 }
 
