@@ -290,7 +290,8 @@ def _table() -> dict[str, Callable[[list, dict, str], Any]]:
         "arith.subf": _float(lambda a, b: a - b),
         "arith.mulf": _float(lambda a, b: a * b),
         "arith.divf": _float(tir.Div),
-        "arith.remf": _float(tir.fmod),
+        # C's fmod (LLVM's frem): TVM lowers no tirx.fmod intrinsic for f64.
+        "arith.remf": _float(tir.truncmod),
         "arith.negf": _float(lambda a: -a),
         # Not NaN-propagating: bodies use them on operands known not NaN.
         "arith.maxnumf": _float(tir.max),

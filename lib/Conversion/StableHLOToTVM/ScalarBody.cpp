@@ -56,41 +56,57 @@ Value extremum(OpBuilder &b, Location loc, Type element, Value x, Value y,
 
 /// Integer division and remainder with the spec's results where C's are
 /// undefined: x / 0 is all ones (-1), x % 0 is x; INT_MIN / -1 is INT_MIN
-/// and INT_MIN % -1 is 0.
+/// and INT_MIN % -1 is 0. All without selects around the division: TVM
+/// simplifies a select's branches under its condition and then evaluates
+/// both, which brings back the trapping division it guarded (SIGFPE on
+/// x86). The divisor is nudged arithmetically instead: 0 becomes 1, and -1
+/// becomes 1 where x is INT_MIN (x / 1 is the answer). No term overflows
+/// (TVM's signed arithmetic is LLVM's nsw, from which LLVM reasons).
 Value integerDivision(OpBuilder &b, Location loc, Type element, Value x,
                       Value y, bool remainder) {
   Type type = x.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   Value zero = intConstant(b, loc, type, 0);
   Value one = intConstant(b, loc, type, 1);
-  Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
-  Value bad = byZero;
-  Value overflow;
+  auto asInt = [&](Value flag) -> Value {
+    return arith::ExtUIOp::create(b, loc, type, flag);
+  };
+  Value isZero = asInt(
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero));
+  Value divisor = arith::AddIOp::create(b, loc, y, isZero);
   if (!isUnsignedElement(element)) {
-    Value minusOne = intConstant(b, loc, type, -1);
-    Value minValue = arith::ConstantOp::create(
+    // x == INT_MIN as "no bit but the sign": TVM's simplifier folds an
+    // equality with INT_MIN itself to false.
+    Value maxValue = arith::ConstantOp::create(
         b, loc, type,
-        b.getIntegerAttr(type, APInt::getSignedMinValue(width)));
-    Value xIsMin =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, minValue);
-    Value yIsMinusOne =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
-    overflow = arith::AndIOp::create(b, loc, xIsMin, yIsMinusOne);
-    bad = arith::OrIOp::create(b, loc, byZero, overflow);
+        b.getIntegerAttr(type, APInt::getSignedMaxValue(width)));
+    Value low = arith::AndIOp::create(b, loc, x, maxValue);
+    Value xIsMin = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero));
+    Value yIsMinusOne = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, y, intConstant(b, loc, type, -1));
+    Value overflow =
+        asInt(arith::AndIOp::create(b, loc, xIsMin, yIsMinusOne));
+    divisor = arith::AddIOp::create(
+        b, loc, divisor, arith::AddIOp::create(b, loc, overflow, overflow));
   }
-  Value safe = arith::SelectOp::create(b, loc, bad, one, y);
-  Value result;
-  if (isUnsignedElement(element))
-    result = remainder ? Value(arith::RemUIOp::create(b, loc, x, safe))
-                       : Value(arith::DivUIOp::create(b, loc, x, safe));
-  else
-    result = remainder ? Value(arith::RemSIOp::create(b, loc, x, safe))
-                       : Value(arith::DivSIOp::create(b, loc, x, safe));
-  if (overflow)
-    result = arith::SelectOp::create(
-        b, loc, overflow, remainder ? zero : x, result);
-  Value onZero = remainder ? x : intConstant(b, loc, type, -1);
-  return arith::SelectOp::create(b, loc, byZero, onZero, result);
+  if (remainder) {
+    // x % 1 is 0: add x back where y was 0.
+    Value r = isUnsignedElement(element)
+                  ? Value(arith::RemUIOp::create(b, loc, x, divisor))
+                  : Value(arith::RemSIOp::create(b, loc, x, divisor));
+    return arith::AddIOp::create(b, loc, r,
+                                 arith::MulIOp::create(b, loc, x, isZero));
+  }
+  Value q = isUnsignedElement(element)
+                ? Value(arith::DivUIOp::create(b, loc, x, divisor))
+                : Value(arith::DivSIOp::create(b, loc, x, divisor));
+  // q (1 - z) - z: x / 0 is -1, without overflow in any term.
+  Value keep = arith::SubIOp::create(b, loc, one, isZero);
+  return arith::SubIOp::create(b, loc, arith::MulIOp::create(b, loc, q, keep),
+                               isZero);
 }
 
 } // namespace
