@@ -104,20 +104,10 @@ struct TranscendentalConversion : TVMTypedPattern<SrcOp> {
   }
 };
 
-/// maximum/minimum: on floats NaN propagates, which Relax's do not: where
-/// either operand is NaN the result is x + y (a NaN).
 template <typename DstOp>
 Value emitMinMax(OpBuilder &builder, Location loc, Value x, Value y) {
-  auto type = cast<RankedTensorType>(x.getType());
-  Value value = DstOp::create(builder, loc, type, x, y);
-  if (!isa<FloatType>(type.getElementType()))
-    return value;
-  auto boolType = type.clone(builder.getI1Type());
-  Value nanX = isNaN(builder, loc, x);
-  Value nanY = isNaN(builder, loc, y);
-  Value anyNaN = tvm::LogicalOrOp::create(builder, loc, boolType, nanX, nanY);
-  Value nan = tvm::AddOp::create(builder, loc, type, x, y);
-  return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, value);
+  return nanPropagating(builder, loc, x, y,
+                        DstOp::create(builder, loc, x.getType(), x, y));
 }
 
 template <typename SrcOp, typename DstOp>
@@ -484,8 +474,6 @@ void populateElementwisePatterns(MLIRContext *context,
       TranscendentalConversion<Atan2Op, tvm::Atan2Op>,
       // CHLO math that Relax has an operator for.
       TranscendentalConversion<chlo::TanOp, tvm::TanOp>,
-      TranscendentalConversion<chlo::CoshOp, tvm::CoshOp>,
-      TranscendentalConversion<chlo::SinhOp, tvm::SinhOp>,
       TranscendentalConversion<chlo::AcosOp, tvm::AcosOp>,
       TranscendentalConversion<chlo::AsinOp, tvm::AsinOp>,
       TranscendentalConversion<chlo::AtanOp, tvm::AtanOp>,

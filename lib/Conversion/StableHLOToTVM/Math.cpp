@@ -120,7 +120,9 @@ Value emitExpm1(MathBuilder &m, Value x) {
   return m.select(overflow, u, result);
 }
 
-/// log1p(x) = log(u) * x / (u - 1) with u = 1 + x, exact where u rounds to 1.
+/// log1p(x) = log(u) * x / (u - 1) with u = 1 + x, exact where u rounds to 1;
+/// log(u) itself where u - 1 is x (no rounding to correct; log(u) x would
+/// overflow for x near the largest float).
 Value emitLog1p(MathBuilder &m, Value x) {
   Value one = m.constant(1);
   Value u = m.binary<tvm::AddOp>(one, x);
@@ -128,6 +130,8 @@ Value emitLog1p(MathBuilder &m, Value x) {
   Value product = m.binary<tvm::MultiplyOp>(logU, x);
   Value uMinusOne = m.binary<tvm::SubtractOp>(u, one);
   Value corrected = m.binary<tvm::DivideOp>(product, uMinusOne);
+  Value unrounded = m.compare<tvm::EqualOp>(uMinusOne, x);
+  corrected = m.select(unrounded, logU, corrected);
   Value exact = m.compare<tvm::EqualOp>(u, one);
   Value result = m.select(exact, x, corrected);
   Value inf = m.constant(std::numeric_limits<double>::infinity());
@@ -547,11 +551,57 @@ Value emitBesselI1e(MathBuilder &m, Value x) {
 }
 
 Value emitCbrt(MathBuilder &m, Value x) {
-  Value absolute = m.unary<tvm::AbsOp>(x);
-  Value third = m.constant(1.0 / 3.0);
-  Value magnitude = m.binary<tvm::PowerOp>(absolute, third);
-  // NaN stays NaN through the power.
+  Value a = m.unary<tvm::AbsOp>(x);
+  // pow(a, 1/3) is off by |log a| times 1/3's rounding error: one Newton
+  // step y -= (y^3 - a) / 3y^2 makes it correctly rounded but for an ULP.
+  // Tiny a are scaled by 2^300 first (y^3 - a must not be subnormal).
+  Value tiny = m.compare<tvm::LessOp>(a, m.constant(std::ldexp(1.0, -900)));
+  Value up = m.binary<tvm::MultiplyOp>(a, m.constant(std::ldexp(1.0, 300)));
+  Value scaled = m.select(tiny, up, a);
+  Value y = m.binary<tvm::PowerOp>(scaled, m.constant(1.0 / 3.0));
+  Value y2 = m.binary<tvm::MultiplyOp>(y, y);
+  Value y3 = m.binary<tvm::MultiplyOp>(y2, y);
+  Value residual = m.binary<tvm::SubtractOp>(y3, scaled);
+  Value slope = m.binary<tvm::MultiplyOp>(m.constant(3), y2);
+  Value step = m.binary<tvm::DivideOp>(residual, slope);
+  Value refined = m.binary<tvm::SubtractOp>(y, step);
+  Value down =
+      m.binary<tvm::MultiplyOp>(refined, m.constant(std::ldexp(1.0, -100)));
+  Value magnitude = m.select(tiny, down, refined);
+  // Infinity (where the step is inf - inf) and NaN are their own roots.
+  Value special =
+      m.logicalNot(tvm::IsFiniteOp::create(m.b, m.loc, m.boolType(), a));
+  magnitude = m.select(special, a, magnitude);
   return keepZeros(m, x, withSignOf(m, x, magnitude));
+}
+
+/// sinh |x| = (u + u / (u + 1)) / 2 with u = expm1|x|: no cancellation for
+/// small x. Beyond 20, e^|x| / 2 as (e^(|x|/2) / 2) e^(|x|/2), which
+/// overflows only where sinh does.
+Value emitSinh(MathBuilder &m, Value x) {
+  Value y = m.unary<tvm::AbsOp>(x);
+  Value u = emitExpm1(m, y);
+  Value one = m.constant(1), half = m.constant(0.5);
+  Value ratio = m.binary<tvm::DivideOp>(u, m.binary<tvm::AddOp>(u, one));
+  Value small = m.binary<tvm::MultiplyOp>(half, m.binary<tvm::AddOp>(u, ratio));
+  Value h = m.unary<tvm::ExpOp>(m.binary<tvm::MultiplyOp>(half, y));
+  Value large = m.binary<tvm::MultiplyOp>(m.binary<tvm::MultiplyOp>(half, h), h);
+  Value beyond = m.compare<tvm::GreaterOp>(y, m.constant(20));
+  Value magnitude = m.select(beyond, large, small);
+  return keepZeros(m, x, withSignOf(m, x, magnitude));
+}
+
+/// cosh x = (e^|x| + e^-|x|) / 2; beyond 20 as sinh's large branch.
+Value emitCosh(MathBuilder &m, Value x) {
+  Value y = m.unary<tvm::AbsOp>(x);
+  Value half = m.constant(0.5);
+  Value e = m.unary<tvm::ExpOp>(y);
+  Value sum = m.binary<tvm::AddOp>(e, m.binary<tvm::DivideOp>(m.constant(1), e));
+  Value small = m.binary<tvm::MultiplyOp>(half, sum);
+  Value h = m.unary<tvm::ExpOp>(m.binary<tvm::MultiplyOp>(half, y));
+  Value large = m.binary<tvm::MultiplyOp>(m.binary<tvm::MultiplyOp>(half, h), h);
+  Value beyond = m.compare<tvm::GreaterOp>(y, m.constant(20));
+  return m.select(beyond, large, small);
 }
 
 /// Set bits of an unsigned integer, by the SWAR sums of pairs, nibbles,
@@ -728,7 +778,10 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns) {
   patterns.add<FloatMathConversion<RoundOp, emitRoundAwayFromZero>,
                FloatMathConversion<Expm1Op, emitExpm1>,
                FloatMathConversion<Log1pOp, emitLog1p>,
-               FloatMathConversion<CbrtOp, emitCbrt>,
+               // f32 and narrower in f64 (see below).
+               FloatMathConversion<CbrtOp, emitCbrt, 64>,
+               FloatMathConversion<chlo::SinhOp, emitSinh, 64>,
+               FloatMathConversion<chlo::CoshOp, emitCosh, 64>,
                FloatMathConversion<TanhOp, emitByWidth<emitTanhOp, emitTanh>>,
                FloatMathConversion<chlo::ErfcOp,
                                    emitByWidth<emitErfcF32, emitErfc>>,

@@ -130,7 +130,10 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   if (initIsIdentity)
     return result;
   Value initTensor = broadcastTo(builder, loc, init, type.getShape());
-  return CombineOp::create(builder, loc, type, result, initTensor);
+  Value combined = CombineOp::create(builder, loc, type, result, initTensor);
+  if (nanPropagates)
+    combined = nanPropagating(builder, loc, result, initTensor, combined);
+  return combined;
 }
 
 /// A reduction of booleans: "any" (or, add, maximum) or "all" (and,

@@ -93,6 +93,11 @@ Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
 /// type (its isnan rejects bfloat16).
 Value isNaN(OpBuilder &builder, Location loc, Value value);
 
+/// `value`, a maximum or minimum of x and y, made to propagate NaN as
+/// StableHLO's do and Relax's do not: where either is NaN, x + y (a NaN).
+Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,
+                     Value value);
+
 /// A 1-D constant tensor of i64 values, or of booleans.
 Value indexConstant(OpBuilder &builder, Location loc, ArrayRef<int64_t> values);
 Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values);

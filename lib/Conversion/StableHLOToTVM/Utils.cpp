@@ -163,6 +163,19 @@ Value isNaN(OpBuilder &builder, Location loc, Value value) {
   return tvm::IsNaNOp::create(builder, loc, boolType, value);
 }
 
+Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,
+                     Value value) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!isa<FloatType>(type.getElementType()))
+    return value;
+  auto boolType = type.clone(builder.getI1Type());
+  Value nanX = isNaN(builder, loc, x);
+  Value nanY = isNaN(builder, loc, y);
+  Value anyNaN = tvm::LogicalOrOp::create(builder, loc, boolType, nanX, nanY);
+  Value nan = tvm::AddOp::create(builder, loc, type, x, y);
+  return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, value);
+}
+
 Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
                     TypedAttr scalar) {
   auto scalarType = RankedTensorType::get({}, type.getElementType());

@@ -165,3 +165,21 @@ func.func @erfc(%x: tensor<4xf16>, %y: tensor<4xf64>) -> (tensor<4xf16>, tensor<
   %1 = chlo.erfc %y : tensor<4xf64> -> tensor<4xf64>
   return %0, %1 : tensor<4xf16>, tensor<4xf64>
 }
+
+// -----
+
+// sinh and cosh of f32 compute in f64, sinh from expm1 (no cancellation
+// near 0), not with Relax's sinh/cosh; cbrt refines pow(|x|, 1/3).
+// CHECK-LABEL: func @hyperbolic
+// CHECK: %[[W:.*]] = tvm.astype %arg0 {dtype = f64}
+// CHECK: tvm.pow
+// CHECK: tvm.astype %{{.*}} {dtype = f32}
+// CHECK: tvm.exp
+// CHECK-NOT: tvm.sinh
+// CHECK-NOT: tvm.cosh
+func.func @hyperbolic(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.cbrt %x : tensor<4xf32>
+  %1 = chlo.sinh %x : tensor<4xf32> -> tensor<4xf32>
+  %2 = chlo.cosh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

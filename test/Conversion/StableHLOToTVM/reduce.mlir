@@ -49,11 +49,17 @@ func.func @init_value(%x: tensor<2x4xf32>, %init: tensor<f32>) -> tensor<2xf32> 
 
 // -----
 
-// Reducing over no dimension applies the body elementwise with the init value.
+// Reducing over no dimension applies the body elementwise with the init
+// value; a NaN on either side is the result (Relax's maximum drops it).
 // CHECK-LABEL: func @no_dimensions
 func.func @no_dimensions(%x: tensor<3xf32>) -> tensor<3xf32> {
   // CHECK-NOT: tvm.max
-  // CHECK: tvm.maximum %arg0
+  // CHECK: %[[M:.*]] = tvm.maximum %arg0, %[[I:.*]] :
+  // CHECK: %[[XN:.*]] = tvm.isnan %arg0
+  // CHECK: %[[IN:.*]] = tvm.isnan %[[I]]
+  // CHECK: %[[ANY:.*]] = tvm.logical_or %[[XN]], %[[IN]]
+  // CHECK: %[[NAN:.*]] = tvm.add %arg0, %[[I]]
+  // CHECK: tvm.where %[[ANY]], %[[NAN]], %[[M]]
   %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
   %0 = stablehlo.reduce(%x init: %cst) applies stablehlo.maximum across dimensions = [] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
