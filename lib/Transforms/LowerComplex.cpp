@@ -108,6 +108,18 @@ struct Real {
   }
   Value andOp(Value x, Value y) { return bin<stablehlo::AndOp>(x, y); }
   Value orOp(Value x, Value y) { return bin<stablehlo::OrOp>(x, y); }
+  /// Whether x's sign bit is set: x < 0, or x = -0 (1 / -0 is -inf).
+  Value signBit(Value x) {
+    Value zero = constant(x, 0.0);
+    Value negative = compare(stablehlo::ComparisonDirection::LT, x, zero);
+    Value reciprocal = div(constant(x, 1.0), x);
+    return orOp(negative,
+                compare(stablehlo::ComparisonDirection::LT, reciprocal, zero));
+  }
+  Value isInf(Value x) {
+    return compare(stablehlo::ComparisonDirection::EQ, abs(x),
+                   constant(x, INFINITY));
+  }
 
   /// |x + iy| without overflow in the squares: m * sqrt(1 + (n/m)^2).
   Value hypot(Value x, Value y) {
@@ -163,19 +175,38 @@ struct Complex : Real {
     Value e = Real::exp(x.first);
     return {Real::mul(e, cos(x.second)), Real::mul(e, sin(x.second))};
   }
+  /// log|z| = log m + log1p((n/m)^2) / 2 (m, n the larger and smaller of
+  /// |a| and |b|): accurate where |z| is near 1, unlike log(hypot(a, b)).
   Parts log(Parts x) {
-    return {Real::log(hypot(x.first, x.second)), atan2(x.second, x.first)};
+    auto [a, b] = x;
+    Value ax = abs(a), ay = abs(b);
+    Value m = max(ax, ay), n = min(ax, ay);
+    Value r = Real::div(n, m);
+    Value half = constant(a, 0.5), inf = constant(a, INFINITY);
+    Value correction = Real::mul(half, Real::log1p(Real::mul(r, r)));
+    Value re = add(Real::log(m), correction);
+    Value infinite =
+        orOp(compare(stablehlo::ComparisonDirection::EQ, ax, inf),
+             compare(stablehlo::ComparisonDirection::EQ, ay, inf));
+    re = select(infinite, inf, re);
+    Value zero = compare(stablehlo::ComparisonDirection::EQ, m,
+                         constant(a, 0.0));
+    re = select(zero, neg(inf), re);
+    return {re, atan2(b, a)};
   }
   /// The principal square root: t = sqrt((|z| + |a|) / 2); for a >= 0 it is
   /// (t, b / 2t), else (|b| / 2t, t with b's sign).
   Parts sqrt(Parts x) {
     auto [a, b2] = x;
     Value zero = constant(a, 0.0), half = constant(a, 0.5);
-    Value t = Real::sqrt(Real::mul(half, add(hypot(a, b2), abs(a))));
+    // Halved before the sum: |z| + |a| overflows for |a| near the maximum.
+    Value t = Real::sqrt(
+        add(Real::mul(half, hypot(a, b2)), Real::mul(half, abs(a))));
     Value twoT = add(t, t);
     Value q = Real::div(abs(b2), twoT);
     Value nonNegative = compare(stablehlo::ComparisonDirection::GE, a, zero);
-    Value bNegative = compare(stablehlo::ComparisonDirection::LT, b2, zero);
+    // sqrt(a - 0i) is the conjugate of sqrt(a + 0i): -0 counts as negative.
+    Value bNegative = signBit(b2);
     Value re = select(nonNegative, t, q);
     Value imMagnitude = select(nonNegative, q, t);
     Value im = select(bNegative, neg(imMagnitude), imMagnitude);
@@ -183,10 +214,8 @@ struct Complex : Real {
     Value isZero = compare(stablehlo::ComparisonDirection::EQ, t, zero);
     return {select(isZero, zero, re), select(isZero, b2, im)};
   }
-  Parts reciprocal(Parts x) {
-    Value den = add(Real::mul(x.first, x.first), Real::mul(x.second, x.second));
-    return {Real::div(x.first, den), neg(Real::div(x.second, den))};
-  }
+  /// 1 / z by Smith's division: |z|^2 overflows for parts beyond 1e19 (f32).
+  Parts reciprocal(Parts x) { return div(real(x.first, 1.0, 0.0), x); }
   /// sinh(a + bi) = (sinh a cos b, cosh a sin b).
   Parts sinh(Parts x) {
     return {Real::mul(Real::sinh(x.first), Real::cos(x.second)),
@@ -222,39 +251,115 @@ struct Complex : Real {
     Value ab = Real::mul(x.first, x.second);
     return {re, Real::add(ab, ab)};
   }
-  /// asinh z = log1p(z + z^2 / (1 + sqrt(1 + z^2))), computed for Re z >= 0
-  /// (asinh is odd; the other half cancels).
-  Parts asinh(Parts x) {
-    Value negative = compare(stablehlo::ComparisonDirection::LT, x.first,
-                             constant(x.first, 0.0));
-    Parts flipped = negate(x);
-    Parts w = {select(negative, flipped.first, x.first),
-               select(negative, flipped.second, x.second)};
-    Parts one = real(x.first, 1.0, 0.0);
-    Parts w2 = square(w);
-    Parts t = add(w, div(w2, add(one, sqrt(add(one, w2)))));
-    Parts r = log1p(t);
-    Parts rn = negate(r);
-    return {select(negative, rn.first, r.first),
-            select(negative, rn.second, r.second)};
+  /// sqrt(1 - z) and sqrt(1 + z), with 1 - z's imaginary part -b (not
+  /// 0 - b, which is +0 for b = +0 and puts the branch cut on the wrong side).
+  std::pair<Parts, Parts> kahanRoots(Parts x) {
+    Value one = constant(x.first, 1.0);
+    Parts s = sqrt({Real::sub(one, x.first), neg(x.second)});
+    Parts t = sqrt({Real::add(one, x.first), x.second});
+    return {s, t};
   }
-  /// acosh z = log1p((z - 1) + sqrt(z - 1) sqrt(z + 1)): exact near z = 1.
-  Parts acosh(Parts x) {
-    Parts one = real(x.first, 1.0, 0.0);
-    Parts zm1 = sub(x, one);
-    return log1p(add(zm1, mul(sqrt(zm1), sqrt(add(x, one)))));
+  /// Kahan's inverse sine: with s = sqrt(1 - z) and t = sqrt(1 + z),
+  /// asin z = atan2(a, Re(s t)) + i asinh(Im(conj(s) t)). No square of z:
+  /// no overflow for |z| up to the largest float, no cancellation near 1.
+  Parts asin(Parts x) {
+    auto [s, t] = kahanRoots(x);
+    Value reST = Real::sub(Real::mul(s.first, t.first),
+                           Real::mul(s.second, t.second));
+    Value imConjST = Real::sub(Real::mul(s.first, t.second),
+                               Real::mul(s.second, t.first));
+    Value re = atan2(x.first, reST), im = un<chlo::AsinhOp>(imConjST);
+    auto [reHuge, imHuge] = asinHuge(x);
+    Value huge = isHuge(x);
+    return {select(huge, reHuge, re), select(huge, imHuge, im)};
   }
-  /// atanh z = (log1p(z) - log1p(-z)) / 2.
-  Parts atanh(Parts x) {
-    Parts d = sub(log1p(x), log1p(negate(x)));
-    Value half = constant(x.first, 0.5);
-    return {Real::mul(d.first, half), Real::mul(d.second, half)};
+  /// Beyond 1e150 (where s t overflows) and at infinity: asin z =
+  /// atan2(a, |b|) + i sign(b) (log|z| + log 2), exact to 1/|z|^2.
+  Parts asinHuge(Parts x) {
+    auto [a, b] = x;
+    Value magnitude = Real::add(log(x).first, constant(a, M_LN2));
+    return {atan2(a, abs(b)), select(signBit(b), neg(magnitude), magnitude)};
   }
-  /// asin z = -i asinh(iz); acos z = pi/2 - asin z; atan z = -i atanh(iz).
-  Parts asin(Parts x) { return timesMinusI(asinh(timesI(x))); }
+  /// A part beyond 1e150 or infinite (the other may be NaN).
+  Value isHuge(Parts x) {
+    Value big = constant(x.first, 1e150);
+    return orOp(orOp(compare(stablehlo::ComparisonDirection::GT,
+                             abs(x.first), big),
+                     compare(stablehlo::ComparisonDirection::GT,
+                             abs(x.second), big)),
+                orOp(isInf(x.first), isInf(x.second)));
+  }
+  /// Kahan's inverse cosine: acos z = 2 atan2(Re s, Re t) +
+  /// i asinh(Im(conj(t) s)), s and t as for asin.
   Parts acos(Parts x) {
-    Parts s = asin(x);
-    return {Real::sub(constant(x.first, M_PI_2), s.first), neg(s.second)};
+    auto [s, t] = kahanRoots(x);
+    Value ratio = atan2(s.first, t.first);
+    Value imConjTS = Real::sub(Real::mul(t.first, s.second),
+                               Real::mul(t.second, s.first));
+    Value re = Real::add(ratio, ratio), im = un<chlo::AsinhOp>(imConjTS);
+    auto [reHuge, imHuge] = asinHuge(x);
+    Value huge = isHuge(x);
+    return {select(huge, Real::sub(constant(x.first, M_PI_2), reHuge), re),
+            select(huge, neg(imHuge), im)};
+  }
+  /// asinh z = -i asin(iz).
+  Parts asinh(Parts x) { return timesMinusI(asin(timesI(x))); }
+  /// Kahan's inverse hyperbolic cosine: with s = sqrt(z - 1) and
+  /// t = sqrt(z + 1), acosh z = asinh(Re(conj(s) t)) + 2i atan2(Im s, Re t);
+  /// beyond 1e150 and at infinity, log|z| + log 2 + i atan2(b, a).
+  Parts acosh(Parts x) {
+    auto [a, b] = x;
+    Value one = constant(a, 1.0);
+    Parts s = sqrt({Real::sub(a, one), b});
+    Parts t = sqrt({Real::add(a, one), b});
+    Value reConjST = Real::add(Real::mul(s.first, t.first),
+                               Real::mul(s.second, t.second));
+    Value angle = atan2(s.second, t.first);
+    Value re = un<chlo::AsinhOp>(reConjST), im = Real::add(angle, angle);
+    Value huge = isHuge(x);
+    Value reHuge = Real::add(log(x).first, constant(a, M_LN2));
+    return {select(huge, reHuge, re), select(huge, atan2(b, a), im)};
+  }
+  /// atanh(a + bi) = log1p(4a / ((1 - a)^2 + b^2)) / 4 +
+  /// i atan2(2b, (1 - a)(1 + a) - b^2) / 2: the real part without the
+  /// cancellation of log|1 + z| - log|1 - z|.
+  Parts atanh(Parts x) {
+    auto [a, b] = x;
+    Value one = constant(a, 1.0);
+    Value oneMinus = Real::sub(one, a);
+    Value den = Real::add(Real::mul(oneMinus, oneMinus), Real::mul(b, b));
+    Value four = constant(a, 4.0);
+    Value re = Real::mul(constant(a, 0.25),
+                         Real::log1p(Real::div(Real::mul(four, a), den)));
+    Value half = constant(a, 0.5);
+    Value im = Real::mul(
+        half, atan2(Real::add(b, b),
+                    Real::sub(Real::mul(oneMinus, Real::add(one, a)),
+                              Real::mul(b, b))));
+    // Beyond 1e150 and at infinity, the same with z scaled by its largest
+    // part s (an infinite part scaled to +-1): re = Re(1/z), and im from
+    // the scaled atan2 arguments, which keeps b's sign on zeros.
+    Value scale = max(abs(a), abs(b));
+    Value ap = select(isInf(a), un<stablehlo::SignOp>(a), Real::div(a, scale));
+    Value bp = select(isInf(b), un<stablehlo::SignOp>(b), Real::div(b, scale));
+    Value norm = Real::add(Real::mul(ap, ap), Real::mul(bp, bp));
+    Value reHuge = Real::div(Real::div(ap, norm), scale);
+    Value inverse = Real::div(one, scale);
+    Value imHuge = Real::mul(
+        half, atan2(Real::div(Real::add(bp, bp), scale),
+                    Real::sub(Real::mul(Real::sub(inverse, ap),
+                                        Real::add(inverse, ap)),
+                              Real::mul(bp, bp))));
+    Value huge = isHuge(x);
+    re = select(huge, reHuge, re);
+    im = select(huge, imHuge, im);
+    // An infinite part: +-0 + i sign(b) pi/2, whatever the other part is.
+    Value infinite = orOp(isInf(a), isInf(b));
+    Value halfPi = constant(a, M_PI_2);
+    re = select(infinite,
+                select(signBit(a), constant(a, -0.0), constant(a, 0.0)), re);
+    im = select(infinite, select(signBit(b), neg(halfPi), halfPi), im);
+    return {re, im};
   }
   Parts atan(Parts x) { return timesMinusI(atanh(timesI(x))); }
   /// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
@@ -279,18 +384,36 @@ struct Complex : Real {
     return {Real::mul(Real::cos(x.first), cosh(x.second)),
             neg(Real::mul(Real::sin(x.first), sinh(x.second)))};
   }
-  /// tanh(a + bi) = (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); for large |a|
-  /// it is (sign(a), 0).
+  /// tanh(a + bi) by Kahan's formula: with t = tan b, s = sinh a,
+  /// beta = 1 + t^2 and rho = sqrt(1 + s^2),
+  /// tanh z = (beta rho s + i t) / (1 + beta s^2). It never doubles b (2b
+  /// overflows near the largest float) and does not cancel near the poles,
+  /// as (sinh 2a + i sin 2b) / (cosh 2a + cos 2b) does. For |a| > 20 and
+  /// finite b it is sign(a) + 4 i sin b cos b e^-2|a| (a tiny imaginary
+  /// part, not 0), and sign(a) + 0i for infinite a.
   Parts tanh(Parts x) {
-    Value a2 = add(x.first, x.first), b2 = add(x.second, x.second);
-    Value den = add(cosh(a2), Real::cos(b2));
-    Value re = Real::div(sinh(a2), den);
-    Value im = Real::div(Real::sin(b2), den);
-    Value large = compare(stablehlo::ComparisonDirection::GT, abs(x.first),
-                          constant(x.first, 20.0));
-    Value sign = un<stablehlo::SignOp>(x.first);
-    return {select(large, sign, re),
-            select(large, constant(x.first, 0.0), im)};
+    auto [a, b] = x;
+    Value one = constant(a, 1.0), inf = constant(a, INFINITY);
+    Value t = un<stablehlo::TanOp>(b);
+    Value s = sinh(a);
+    Value beta = add(one, Real::mul(t, t));
+    Value s2 = Real::mul(s, s);
+    Value rho = Real::sqrt(add(one, s2));
+    Value den = add(one, Real::mul(beta, s2));
+    Value re = Real::div(Real::mul(Real::mul(beta, rho), s), den);
+    Value im = Real::div(t, den);
+    Value absA = abs(a);
+    Value infinite = compare(stablehlo::ComparisonDirection::EQ, absA, inf);
+    Value large = andOp(
+        compare(stablehlo::ComparisonDirection::GT, absA, constant(a, 20.0)),
+        orOp(compare(stablehlo::ComparisonDirection::LT, abs(b), inf),
+             infinite));
+    Value sign = un<stablehlo::SignOp>(a);
+    Value tail = Real::mul(
+        Real::mul(constant(a, 4.0), Real::mul(Real::sin(b), Real::cos(b))),
+        Real::exp(neg(add(absA, absA))));
+    tail = select(infinite, constant(a, 0.0), tail);
+    return {select(large, sign, re), select(large, tail, im)};
   }
   /// exp(z) - 1 without cancellation near 0:
   /// (expm1(a) cos b + (cos b - 1), e^a sin b), cos b - 1 = -2 sin^2(b/2).
@@ -349,13 +472,31 @@ struct ComplexPattern : OpConversionPattern<Op> {
     if (!hasComplex(op))
       return failure();
     Complex c{{rewriter, op.getLoc()}};
+    // Math on parts narrower than f64 computes in f64: the formulas lose
+    // several bits to cancellation, which f64 has to spare.
+    Type narrow;
+    auto widen = [&](Value v) -> Value {
+      auto type = dyn_cast_or_null<RankedTensorType>(v ? v.getType() : Type());
+      if (!computesInF64() || !type || !isa<FloatType>(type.getElementType()) ||
+          type.getElementType().getIntOrFloatBitWidth() >= 64)
+        return v;
+      narrow = type.getElementType();
+      return stablehlo::ConvertOp::create(
+          rewriter, op.getLoc(), type.clone(rewriter.getF64Type()), v);
+    };
     SmallVector<Parts> parts;
     for (ValueRange operand : adaptor.getOperands())
-      parts.push_back(operand.size() == 2 ? Parts{operand[0], operand[1]}
-                                          : Parts{operand[0], Value()});
+      parts.push_back(operand.size() == 2
+                          ? Parts{widen(operand[0]), widen(operand[1])}
+                          : Parts{widen(operand[0]), Value()});
     FailureOr<SmallVector<Value>> results = lower(op, parts, c);
     if (failed(results))
       return failure();
+    if (narrow)
+      for (Value &result : *results)
+        result = stablehlo::ConvertOp::create(
+            rewriter, op.getLoc(),
+            cast<RankedTensorType>(result.getType()).clone(narrow), result);
     replaceWithParts(op, *results, rewriter);
     return success();
   }
@@ -364,6 +505,7 @@ struct ComplexPattern : OpConversionPattern<Op> {
   /// other result.
   virtual FailureOr<SmallVector<Value>> lower(Op op, ArrayRef<Parts> operands,
                                               Complex &c) const = 0;
+  virtual bool computesInF64() const { return false; }
 
 };
 
@@ -377,37 +519,53 @@ struct ComplexPattern : OpConversionPattern<Op> {
     }                                                                          \
   };
 
-COMPLEX_UNARY(ExpLowering, stablehlo::ExpOp, c.exp(x[0]))
-COMPLEX_UNARY(Expm1Lowering, stablehlo::Expm1Op, c.expm1(x[0]))
-COMPLEX_UNARY(LogLowering, stablehlo::LogOp, c.log(x[0]))
-COMPLEX_UNARY(Log1pLowering, stablehlo::Log1pOp, c.log1p(x[0]))
-COMPLEX_UNARY(SqrtLowering, stablehlo::SqrtOp, c.sqrt(x[0]))
-COMPLEX_UNARY(RsqrtLowering, stablehlo::RsqrtOp, c.reciprocal(c.sqrt(x[0])))
-COMPLEX_UNARY(SinLowering, stablehlo::SineOp, c.sin(x[0]))
-COMPLEX_UNARY(CosLowering, stablehlo::CosineOp, c.cos(x[0]))
-COMPLEX_UNARY(TanhLowering, stablehlo::TanhOp, c.tanh(x[0]))
-COMPLEX_UNARY(SinhLowering, chlo::SinhOp, c.sinh(x[0]))
-COMPLEX_UNARY(CoshLowering, chlo::CoshOp, c.cosh(x[0]))
-COMPLEX_UNARY(TanLowering, chlo::TanOp, c.tan(x[0]))
-COMPLEX_UNARY(StableHLOTanLowering, stablehlo::TanOp, c.tan(x[0]))
-COMPLEX_UNARY(AsinhLowering, chlo::AsinhOp, c.asinh(x[0]))
-COMPLEX_UNARY(AcoshLowering, chlo::AcoshOp, c.acosh(x[0]))
-COMPLEX_UNARY(AtanhLowering, chlo::AtanhOp, c.atanh(x[0]))
-COMPLEX_UNARY(AsinLowering, chlo::AsinOp, c.asin(x[0]))
-COMPLEX_UNARY(AcosLowering, chlo::AcosOp, c.acos(x[0]))
-COMPLEX_UNARY(AtanLowering, chlo::AtanOp, c.atan(x[0]))
-COMPLEX_UNARY(Atan2Lowering, stablehlo::Atan2Op, c.complexAtan2(x[0], x[1]))
-COMPLEX_UNARY(LogisticLowering, stablehlo::LogisticOp, c.logistic(x[0]))
+/// Elementary functions: as COMPLEX_UNARY, computed in f64 for narrower
+/// parts (arithmetic, which XLA computes in the parts' type, is not).
+#define COMPLEX_MATH(NAME, OP, BODY)                                           \
+  struct NAME : ComplexPattern<OP> {                                           \
+    using ComplexPattern::ComplexPattern;                                      \
+    FailureOr<SmallVector<Value>> lower(OP op, ArrayRef<Parts> x,              \
+                                        Complex &c) const override {           \
+      Parts r = BODY;                                                          \
+      return SmallVector<Value>{r.first, r.second};                            \
+    }                                                                          \
+    bool computesInF64() const override { return true; }                       \
+  };
+
+COMPLEX_MATH(ExpLowering, stablehlo::ExpOp, c.exp(x[0]))
+COMPLEX_MATH(Expm1Lowering, stablehlo::Expm1Op, c.expm1(x[0]))
+COMPLEX_MATH(LogLowering, stablehlo::LogOp, c.log(x[0]))
+COMPLEX_MATH(Log1pLowering, stablehlo::Log1pOp, c.log1p(x[0]))
+COMPLEX_MATH(SqrtLowering, stablehlo::SqrtOp, c.sqrt(x[0]))
+COMPLEX_MATH(RsqrtLowering, stablehlo::RsqrtOp, c.reciprocal(c.sqrt(x[0])))
+COMPLEX_MATH(SinLowering, stablehlo::SineOp, c.sin(x[0]))
+COMPLEX_MATH(CosLowering, stablehlo::CosineOp, c.cos(x[0]))
+COMPLEX_MATH(TanhLowering, stablehlo::TanhOp, c.tanh(x[0]))
+COMPLEX_MATH(SinhLowering, chlo::SinhOp, c.sinh(x[0]))
+COMPLEX_MATH(CoshLowering, chlo::CoshOp, c.cosh(x[0]))
+COMPLEX_MATH(TanLowering, chlo::TanOp, c.tan(x[0]))
+COMPLEX_MATH(StableHLOTanLowering, stablehlo::TanOp, c.tan(x[0]))
+COMPLEX_MATH(AsinhLowering, chlo::AsinhOp, c.asinh(x[0]))
+COMPLEX_MATH(AcoshLowering, chlo::AcoshOp, c.acosh(x[0]))
+COMPLEX_MATH(AtanhLowering, chlo::AtanhOp, c.atanh(x[0]))
+COMPLEX_MATH(AsinLowering, chlo::AsinOp, c.asin(x[0]))
+COMPLEX_MATH(AcosLowering, chlo::AcosOp, c.acos(x[0]))
+COMPLEX_MATH(AtanLowering, chlo::AtanOp, c.atan(x[0]))
+COMPLEX_MATH(Atan2Lowering, stablehlo::Atan2Op, c.complexAtan2(x[0], x[1]))
+COMPLEX_MATH(LogisticLowering, stablehlo::LogisticOp, c.logistic(x[0]))
 COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
               (Parts{c.neg(x[0].first), c.neg(x[0].second)}))
+COMPLEX_UNARY(ConjLowering, chlo::ConjOp,
+              (Parts{x[0].first, c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
 COMPLEX_UNARY(SquareLowering, chlo::SquareOp, c.mul(x[0], x[0]))
 COMPLEX_UNARY(DivLowering, stablehlo::DivOp, c.div(x[0], x[1]))
-COMPLEX_UNARY(PowLowering, stablehlo::PowOp,
+COMPLEX_MATH(PowLowering, stablehlo::PowOp,
               c.exp(c.mul(x[1], c.log(x[0]))))
 COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
               (Parts{x[0].first, x[1].first}))
 #undef COMPLEX_UNARY
+#undef COMPLEX_MATH
 
 /// Fourier transforms as products with DFT matrices, one axis at a time:
 /// x[n] -> sum_n x[n] (cos t + i s sin t), t = 2 pi k n / N, s = -1 forward
@@ -710,6 +868,35 @@ struct SignLowering : ComplexPattern<stablehlo::SignOp> {
   }
 };
 
+/// maximum/minimum order complex numbers lexicographically, by the real
+/// parts and then the imaginary parts.
+template <typename Op, stablehlo::ComparisonDirection Better>
+struct ExtremumLowering : ComplexPattern<Op> {
+  using ComplexPattern<Op>::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(Op, ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    auto [a, b] = x[0];
+    auto [p, q] = x[1];
+    // Named steps: the order of evaluating call arguments is unspecified.
+    Value better = c.compare(Better, a, p);
+    Value tie = c.compare(stablehlo::ComparisonDirection::EQ, a, p);
+    Value betterImag = c.compare(Better, b, q);
+    Value first = c.orOp(better, c.andOp(tie, betterImag));
+    return SmallVector<Value>{c.select(first, a, p), c.select(first, b, q)};
+  }
+};
+
+/// A complex iota counts in the real part.
+struct IotaLowering : ComplexPattern<stablehlo::IotaOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::IotaOp op, ArrayRef<Parts>,
+                                      Complex &c) const override {
+    Value re = stablehlo::IotaOp::create(c.b, c.loc, partType(op.getType()),
+                                         op.getIotaDimensionAttr());
+    return SmallVector<Value>{re, c.constant(re, 0.0)};
+  }
+};
+
 /// Constants split into their parts.
 struct ConstantLowering : ComplexPattern<stablehlo::ConstantOp> {
   using ComplexPattern::ComplexPattern;
@@ -986,6 +1173,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  SqrtLowering, RsqrtLowering, SinLowering, CosLowering,
                  TanhLowering, NegLowering, MulLowering, DivLowering,
                  PowLowering, ComplexLowering, RealLowering, ImagLowering,
+                 ConjLowering,
                  AbsLowering, CompareLowering, ConvertLowering,
                  BilinearLowering<stablehlo::DotGeneralOp>,
                  BilinearLowering<stablehlo::ConvolutionOp>, SignLowering,
@@ -994,7 +1182,11 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
                  Atan2Lowering, LogisticLowering, FftLowering,
                  LapackCallLowering,
-                 SquareLowering, SortLowering, BitcastLowering,
+                 SquareLowering, SortLowering, BitcastLowering, IotaLowering,
+                 ExtremumLowering<stablehlo::MaxOp,
+                                  stablehlo::ComparisonDirection::GT>,
+                 ExtremumLowering<stablehlo::MinOp,
+                                  stablehlo::ComparisonDirection::LT>,
                  RegionOpLowering<stablehlo::ReduceOp>,
                  RegionOpLowering<stablehlo::ReduceWindowOp>,
                  RegionOpLowering<stablehlo::ScatterOp>,

@@ -316,6 +316,94 @@ struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
   }
 };
 
+/// Float (and complex) x - x as x * 0 + 0: 0 for finite x and NaN for NaN
+/// and infinities, as the subtraction. TVM's arithmetic simplifier folds
+/// x - x to 0 outright (it does not fold x * 0), which loses the NaN; JAX
+/// writes it wherever stop_gradient(x) meets x (x - stop_gradient(x)).
+struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::SubtractOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (op.getLhs() != op.getRhs() || !type || !type.hasStaticShape() ||
+        !isa<FloatType, ComplexType>(type.getElementType()))
+      return failure();
+    Attribute zero;
+    if (auto complex = dyn_cast<ComplexType>(type.getElementType())) {
+      auto part = rewriter.getFloatAttr(complex.getElementType(), 0.0);
+      zero = DenseElementsAttr::get(
+          type, std::complex<APFloat>(part.getValue(), part.getValue()));
+    } else {
+      zero = DenseElementsAttr::get(
+          type, rewriter.getFloatAttr(type.getElementType(), 0.0));
+    }
+    Value zeros = stablehlo::ConstantOp::create(rewriter, op.getLoc(),
+                                                cast<ElementsAttr>(zero));
+    Value product = stablehlo::MulOp::create(rewriter, op.getLoc(),
+                                             op.getLhs(), zeros);
+    rewriter.replaceOpWithNewOp<stablehlo::AddOp>(op, product, zeros);
+    return success();
+  }
+};
+
+/// A map over complex values whose body is elementwise ops (and scalar
+/// constants) as those ops on the whole tensors: stablehlo-lower-complex
+/// splits tensors, not map bodies, into parts.
+struct ComplexMapAsElementwise : OpRewritePattern<stablehlo::MapOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static bool isComplex(Type type) {
+    return isa<ComplexType>(getElementTypeOrSelf(type));
+  }
+  LogicalResult matchAndRewrite(stablehlo::MapOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    Block &body = op.getComputation().front();
+    bool complex = llvm::any_of(body.getArgumentTypes(), isComplex) ||
+                   isComplex(type);
+    body.walk([&](Operation *inner) {
+      complex |= llvm::any_of(inner->getResultTypes(), isComplex);
+    });
+    if (!complex || !type || !type.hasStaticShape() ||
+        static_cast<int64_t>(op.getDimensions().size()) != type.getRank())
+      return failure();
+    for (Operation &inner : body.without_terminator()) {
+      bool elementwise = inner.hasTrait<OpTrait::Elementwise>() &&
+                         inner.getNumRegions() == 0;
+      if (!elementwise && !isa<stablehlo::ConstantOp>(inner))
+        return rewriter.notifyMatchFailure(op, "body is not elementwise");
+    }
+    IRMapping mapping;
+    for (auto [arg, input] : llvm::zip(body.getArguments(), op.getInputs()))
+      mapping.map(arg, input);
+    auto whole = [&](Type scalar) {
+      return type.clone(getElementTypeOrSelf(scalar));
+    };
+    for (Operation &inner : body.without_terminator()) {
+      if (auto constant = dyn_cast<stablehlo::ConstantOp>(inner)) {
+        auto value = cast<DenseElementsAttr>(constant.getValue());
+        Value splat = stablehlo::ConstantOp::create(
+            rewriter, constant.getLoc(),
+            value.resizeSplat(whole(constant.getType())));
+        mapping.map(constant.getResult(), splat);
+        continue;
+      }
+      SmallVector<Value> operands;
+      for (Value operand : inner.getOperands())
+        operands.push_back(mapping.lookup(operand));
+      SmallVector<Type> types;
+      for (Type t : inner.getResultTypes())
+        types.push_back(whole(t));
+      OperationState state(inner.getLoc(), inner.getName(), operands, types,
+                           inner.getAttrs());
+      Operation *clone = rewriter.create(state);
+      for (auto [from, to] : llvm::zip(inner.getResults(), clone->getResults()))
+        mapping.map(from, to);
+    }
+    rewriter.replaceOp(op, mapping.lookup(body.getTerminator()->getOperand(0)));
+    return success();
+  }
+};
+
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -323,7 +411,8 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
     patterns.add<CompositeToCall, TupleElementOfTuple,
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
-                 PartOfReal<stablehlo::ImagOp, true>, PowerByConstant>(
+                 PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
+                 ComplexMapAsElementwise, SelfSubtraction>(
         &getContext());
     // Only these rewrites: folding and region simplification are left to
     // the passes that own them.

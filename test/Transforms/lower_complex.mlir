@@ -274,3 +274,27 @@ func.func @blocker(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   %2 = stablehlo.add %1, %x : tensor<4xcomplex<f32>>
   return %2 : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// maximum orders complex numbers by real part, then imaginary part; conj
+// negates the imaginary part; a complex iota counts in the real part.
+// CHECK-LABEL: func @order_conj_iota
+// CHECK-SAME: (%[[A:.*]]: tensor<2xf32>, %[[B:.*]]: tensor<2xf32>, %[[C:.*]]: tensor<2xf32>, %[[D:.*]]: tensor<2xf32>)
+// CHECK: %[[GT:.*]] = stablehlo.compare GT, %[[A]], %[[C]]
+// CHECK: %[[EQ:.*]] = stablehlo.compare EQ, %[[A]], %[[C]]
+// CHECK: %[[GTI:.*]] = stablehlo.compare GT, %[[B]], %[[D]]
+// CHECK: %[[TIE:.*]] = stablehlo.and %[[EQ]], %[[GTI]]
+// CHECK: %[[FIRST:.*]] = stablehlo.or %[[GT]], %[[TIE]]
+// CHECK: %[[RE:.*]] = stablehlo.select %[[FIRST]], %[[A]], %[[C]]
+// CHECK: %[[IM:.*]] = stablehlo.select %[[FIRST]], %[[B]], %[[D]]
+// CHECK: %[[NEG:.*]] = stablehlo.negate %[[IM]]
+// CHECK: %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<2xf32>
+// CHECK: %[[ZERO:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: return %[[RE]], %[[NEG]], %[[IOTA]], %[[ZERO]]
+func.func @order_conj_iota(%x: tensor<2xcomplex<f32>>, %y: tensor<2xcomplex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) {
+  %0 = stablehlo.maximum %x, %y : tensor<2xcomplex<f32>>
+  %1 = chlo.conj %0 : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  %2 = stablehlo.iota dim = 0 : tensor<2xcomplex<f32>>
+  return %1, %2 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
+}

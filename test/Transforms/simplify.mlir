@@ -163,3 +163,41 @@ func.func @power_by_constant(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4x
   %5 = stablehlo.power %n, %int_two : tensor<4xi32>
   func.return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// A map over complex values with an elementwise body is that body on the
+// whole tensors (scalar constants splatted).
+// CHECK-LABEL: func @complex_map
+// CHECK-NOT: stablehlo.map
+// CHECK: %[[TWO:.*]] = stablehlo.constant dense<(2.000000e+00,0.000000e+00)> : tensor<3xcomplex<f32>>
+// CHECK: %[[P:.*]] = stablehlo.multiply %arg0, %[[TWO]] : tensor<3xcomplex<f32>>
+// CHECK: %[[S:.*]] = stablehlo.add %[[P]], %arg1 : tensor<3xcomplex<f32>>
+// CHECK: return %[[S]]
+func.func @complex_map(%x: tensor<3xcomplex<f32>>, %y: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  %0 = "stablehlo.map"(%x, %y) ({
+  ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+    %two = stablehlo.constant dense<(2.0, 0.0)> : tensor<complex<f32>>
+    %p = stablehlo.multiply %a, %two : tensor<complex<f32>>
+    %s = stablehlo.add %p, %b : tensor<complex<f32>>
+    stablehlo.return %s : tensor<complex<f32>>
+  }) {dimensions = array<i64: 0>} : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
+  return %0 : tensor<3xcomplex<f32>>
+}
+
+// -----
+
+// x - x keeps NaN for NaN and infinite x as x * 0 + 0 (TVM would fold it
+// to 0); other subtractions stay.
+// CHECK-LABEL: func @self_subtraction
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK: %[[P:.*]] = stablehlo.multiply %arg0, %[[Z]]
+// CHECK: %[[S:.*]] = stablehlo.add %[[P]], %[[Z]]
+// CHECK: %[[D:.*]] = stablehlo.subtract %arg0, %arg1
+// CHECK: stablehlo.subtract %arg2, %arg2 : tensor<3xi32>
+func.func @self_subtraction(%x: tensor<3xf32>, %y: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>) {
+  %0 = stablehlo.subtract %x, %x : tensor<3xf32>
+  %1 = stablehlo.subtract %x, %y : tensor<3xf32>
+  %2 = stablehlo.subtract %i, %i : tensor<3xi32>
+  return %0, %1, %2 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>
+}

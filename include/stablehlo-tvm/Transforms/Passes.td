@@ -46,7 +46,12 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
       `feature_group_count` G over the lhs with its G batch slices moved
       next to its features;
     - `chlo.scan` becomes a `while` over the positions of its dimension,
-      slicing the inputs and writing the outputs with dynamic slices.
+      slicing the inputs and writing the outputs with dynamic slices;
+    - a `map` over complex values whose body is elementwise ops becomes
+      those ops on the whole tensors (stablehlo-lower-complex splits
+      tensors into parts, not map bodies);
+    - float `x - x` becomes `x * 0 + 0` (TVM folds x - x to 0, losing the
+      NaN of NaN and infinite x; it keeps x * 0).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::stablehlo::StableHLODialect"];
