@@ -30,9 +30,10 @@ void registerAllDialects(DialectRegistry &registry) {
 namespace {
 // The import, pass by pass: one definition for the tool and the module.
 // What comes before shape refinement: the forms it reads (one function per
-// entry, no composites, no quantized or sub-byte types).
+// entry, no composites, no quantized, small-float or sub-byte types).
 #define STABLEHLO_TVM_PREPARE_PASSES                                           \
-  "stablehlo-drop-sharding,stablehlo-lower-quantized,stablehlo-simplify,"      \
+  "stablehlo-drop-sharding,stablehlo-lower-quantized,"                          \
+  "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
   "stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;

@@ -5,7 +5,8 @@
 // zero-extended for unsigned), and the ops whose 8-bit results can leave the
 // narrow range wrap them back: (x << k) >> k (arithmetic for signed) or a
 // mask for unsigned, k = 8 - width. Logical right shifts, popcnt and
-// count_leading_zeros look at the narrow bit pattern only.
+// count_leading_zeros look at the narrow bit pattern only; arithmetic right
+// shifts copy its top bit (of unsigned types too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +115,10 @@ struct WidenOp : ConversionPattern {
     if (width && isa<stablehlo::ShiftRightLogicalOp, stablehlo::PopulationCountOp,
                      stablehlo::ClzOp>(op))
       inputs[0] = wrap(rewriter, loc, inputs[0], width, /*isSigned=*/false);
+    // An arithmetic shift copies the narrow pattern's top bit, also of an
+    // unsigned type (whose 8-bit value is zero-extended).
+    if (width && isa<stablehlo::ShiftRightArithmeticOp>(op))
+      inputs[0] = wrap(rewriter, loc, inputs[0], width, /*isSigned=*/true);
     OperationState state(loc, op->getName().getStringRef(), inputs,
                          resultTypes, op->getAttrs());
     if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
@@ -146,6 +151,7 @@ struct WidenOp : ConversionPattern {
         isa<stablehlo::AddOp, stablehlo::SubtractOp, stablehlo::MulOp,
             stablehlo::NegOp, stablehlo::AbsOp, stablehlo::ShiftLeftOp,
             stablehlo::DivOp, stablehlo::PowOp, stablehlo::ShiftRightLogicalOp,
+            stablehlo::ShiftRightArithmeticOp,
             stablehlo::NotOp, stablehlo::ConvertOp, stablehlo::DotGeneralOp,
             stablehlo::ConvolutionOp>(op))
       results[0] =
@@ -167,6 +173,7 @@ struct WidenSubByteIntegersPass
     if (!touchesSubByte(getOperation()))
       return;
     MLIRContext *context = &getContext();
+    recordNarrowResults();
     WideningConverter converter;
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal(
@@ -184,6 +191,29 @@ struct WidenSubByteIntegersPass
     // What cannot be widened (bitcast_convert) stays and is reported by the
     // legality check.
     (void)applyPartialConversion(getOperation(), target, std::move(patterns));
+  }
+
+  // The caller gets results of the types the program declares: each public
+  // function lists its narrow results' element types ("i4", "ui2"; "" for
+  // the others) in `tvm.narrow_results`, for the runtime to convert back.
+  void recordNarrowResults() {
+    Builder b(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isPrivate() ||
+          !llvm::any_of(func.getFunctionType().getResults(), isSubByte))
+        continue;
+      SmallVector<Attribute> names;
+      for (Type type : func.getFunctionType().getResults()) {
+        std::string name;
+        if (isSubByte(type)) {
+          auto element = cast<IntegerType>(getElementTypeOrSelf(type));
+          name = (element.isUnsigned() ? "ui" : "i") +
+                 std::to_string(element.getWidth());
+        }
+        names.push_back(b.getStringAttr(name));
+      }
+      func->setAttr("tvm.narrow_results", b.getArrayAttr(names));
+    }
   }
 };
 

@@ -363,6 +363,7 @@ def _convert_attribute(value: Any) -> Any:
 
 
 _COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
+_NARROW_SIGNATURE = ("tvm.narrow_results", "tvm.small_float_results")
 
 
 class _Emitter:
@@ -495,6 +496,12 @@ class _Emitter:
         # Results that only keep debug callbacks alive (stablehlo-expose-effects).
         if "tvm.effect_results" in function["attributes"]:
             attrs["tvm.effect_results"] = int(function["attributes"]["tvm.effect_results"])
+        # Results of 2- and 4-bit integers held in 8 bits
+        # (stablehlo-widen-sub-byte-integers) and of f8/f6/f4 values held in
+        # f32 (stablehlo-lower-small-floats).
+        for key in _NARROW_SIGNATURE:
+            if key in function["attributes"]:
+                attrs[key] = [str(t) for t in function["attributes"][key]]
         attrs["global_symbol"] = name
         self.functions[name] = self.add_function(name, params, body, attrs)
 

@@ -154,7 +154,7 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
@@ -179,6 +179,7 @@ class _Signature:
         # Trailing results that only kept debug callbacks alive
         # (stablehlo-expose-effects): dropped.
         self.effects = 0
+        self.narrow: list = []
 
     @classmethod
     def of(cls, irmodule, name: str, device) -> "_Signature":
@@ -203,6 +204,10 @@ class _Signature:
             params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
         signature.effects = int(attrs.get("tvm.effect_results", 0)) if attrs is not None else 0
+        signature.narrow = []
+        for key in ("tvm.narrow_results", "tvm.small_float_results"):
+            names = [str(t) for t in attrs.get(key, [])] if attrs is not None else []
+            signature.narrow += [(i, _NARROW_DTYPES[t]) for i, t in enumerate(names) if t]
         symbol = attrs.get("global_symbol") if attrs is not None else None
         signature.vm_name = str(symbol) if symbol is not None else relax_name
         return signature
@@ -248,6 +253,9 @@ class _Signature:
         if array.dtype != dtype:
             if array.dtype.name in _SUB_BYTE and np.dtype(_SUB_BYTE[array.dtype.name]) == dtype:
                 # 2- and 4-bit integers are held in 8 bits (stablehlo-widen-sub-byte-integers).
+                array = array.astype(dtype)
+            elif array.dtype.name.startswith(_SMALL_FLOATS) and dtype == np.float32:
+                # so are f8/f6/f4 values in f32 (stablehlo-lower-small-floats).
                 array = array.astype(dtype)
             elif cast and array.dtype.kind != "c":
                 array = array.astype(dtype)
@@ -320,6 +328,8 @@ class _Signature:
             outputs = [_as_numpy(r) for r in results]
         if self.complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
+        for i, dtype in self.narrow:
+            outputs[i] = _narrowed(outputs[i], dtype)
         return outputs
 
 
@@ -430,6 +440,26 @@ def _relax_name(irmodule, name: str) -> str | None:
 LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
 
 _SUB_BYTE = {"int2": np.int8, "int4": np.int8, "uint2": np.uint8, "uint4": np.uint8}
+_SMALL_FLOATS = ("float8_", "float6_", "float4_")
+# The ml_dtypes of types held in wider ones: sub-byte integers in 8 bits,
+# floats narrower than 16 bits in f32.
+_NARROW_DTYPES = {
+    "i2": "int2", "i4": "int4", "ui2": "uint2", "ui4": "uint4",
+    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2", "f8E4M3FNUZ": "float8_e4m3fnuz",
+    "f8E5M2FNUZ": "float8_e5m2fnuz", "f8E4M3B11FNUZ": "float8_e4m3b11fnuz", "f8E3M4": "float8_e3m4",
+    "f8E4M3": "float8_e4m3", "f8E8M0FNU": "float8_e8m0fnu", "f4E2M1FN": "float4_e2m1fn",
+    "f6E2M3FN": "float6_e2m3fn", "f6E3M2FN": "float6_e3m2fn",
+}
+
+
+def _narrowed(array: np.ndarray, name: str) -> np.ndarray:
+    """A result held in a wider type as the type the program declares (the
+    values are that type's: the conversion is exact)."""
+    import ml_dtypes
+
+    out = np.asarray(array).astype(getattr(ml_dtypes, name)).view(Result)
+    out.flags.writeable = False
+    return out
 
 # A recursive call takes ~1.3 KiB of native stack and runs up to 16 loop
 # iterations (see emitter._emit_while): 1 GiB is room for about ten million.

@@ -2,7 +2,9 @@
 // leave the narrow range wrap back, logical shifts read the narrow pattern.
 // RUN: stablehlo-to-tvm %s --stablehlo-widen-sub-byte-integers | FileCheck %s
 
+// The narrow result types are recorded for callers.
 // CHECK-LABEL: func.func @main(%arg0: tensor<3xi8>, %arg1: tensor<3xui8>)
+// CHECK-SAME: attributes {tvm.narrow_results = ["i4", "", "i4", "ui4", "i4"]}
 // CHECK: %[[C:.*]] = stablehlo.constant dense<[7, -8, -8]> : tensor<3xi8>
 // CHECK: stablehlo.xor %arg0, %[[C]] : tensor<3xi8>
 // CHECK: stablehlo.convert %arg1 : (tensor<3xui8>) -> tensor<3xui64>
@@ -57,4 +59,17 @@ func.func @narrowing(%x: tensor<2xui4>, %y: tensor<2xi32>) -> (tensor<2xui4>, te
   %0 = stablehlo.not %x : tensor<2xui4>
   %1 = stablehlo.convert %y : (tensor<2xi32>) -> tensor<2xi4>
   return %0, %1 : tensor<2xui4>, tensor<2xi4>
+}
+
+// An arithmetic shift of an unsigned narrow value copies its top bit: the
+// operand is sign-extended from 4 bits first, the result masked back.
+// CHECK-LABEL: func.func @arithmetic_shift
+// CHECK: %[[K:.*]] = stablehlo.constant dense<4> : tensor<2xui8>
+// CHECK: %[[UP:.*]] = stablehlo.shift_left %arg0, %[[K]]
+// CHECK: %[[EXT:.*]] = stablehlo.shift_right_arithmetic %[[UP]], %[[K]]
+// CHECK: %[[SHIFTED:.*]] = stablehlo.shift_right_arithmetic %[[EXT]], %arg1
+// CHECK: stablehlo.and %[[SHIFTED]], %{{.*}} : tensor<2xui8>
+func.func @arithmetic_shift(%x: tensor<2xui4>, %s: tensor<2xui4>) -> tensor<2xui4> {
+  %0 = stablehlo.shift_right_arithmetic %x, %s : tensor<2xui4>
+  return %0 : tensor<2xui4>
 }

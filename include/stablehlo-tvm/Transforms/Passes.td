@@ -110,8 +110,31 @@ def WidenSubByteIntegers : Pass<"stablehlo-widen-sub-byte-integers",
     signatures too); arithmetic that can leave the narrow range (add,
     subtract, multiply, negate, abs, divide, power, shifts) wraps its result
     back, and logical right shifts, popcnt and count_leading_zeros read the
-    narrow bit pattern. bitcast_convert, whose meaning is the bit layout, is
-    left alone.
+    narrow bit pattern (arithmetic right shifts copy its top bit, also for
+    unsigned types). bitcast_convert, whose meaning is the bit layout, is
+    left alone. Public functions with narrow results list their element types
+    in `tvm.narrow_results` (one string per result, "" for the others), so
+    callers get results of the declared types.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
+def LowerSmallFloats : Pass<"stablehlo-lower-small-floats", "ModuleOp"> {
+  let summary = "Hold f8/f6/f4 values in f32, rounding where values are made";
+  let description = [{
+    TVM has no arithmetic on the float types narrower than 16 bits. Every
+    tensor of one becomes an f32 tensor of the same (exactly representable)
+    values. `convert` to a small type rounds to it with the format's own
+    rules (round to nearest even, subnormals, overflow to infinity, or NaN
+    without infinity, or the largest value without either; no negative
+    zero in the FNUZ types; no zero or negative values in f8E8M0FNU), and
+    every op computing new values (arithmetic, math, products) computes in
+    f32 and rounds its result; ops that move or select values do not.
+    Constants are widened exactly. Public functions list the small types of
+    their results in `tvm.small_float_results` (one string per result, ""
+    for the others), so callers get results of the declared types.
+    bitcast_convert and reduce_precision, which read the bit layout, are
+    left to the legality check.
   }];
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
