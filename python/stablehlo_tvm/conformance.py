@@ -474,7 +474,23 @@ def _subset(results: list[dict[str, Any]], what: str) -> list[str]:
     return lines
 
 
+# docs/conformance.md ends with the differential tester's report
+# (python -m stablehlo_tvm.difftest --doc): regenerating the corpus part
+# keeps it.
+DIFFERENTIAL_MARKER = "<!-- differential test report: python -m stablehlo_tvm.difftest --doc -->"
+
+
+def _kept_section(text: str) -> str:
+    at = text.find(DIFFERENTIAL_MARKER)
+    return "\n" + text[at:] if at >= 0 else ""
+
+
 def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] | None = None, title: str = "") -> None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            path_text = f.read()
+    except OSError:
+        path_text = ""
     overall = collections.Counter(r["status"] for r in results)
     by_op: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     by_dtype: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -539,7 +555,7 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
     for (status, message), n in reasons.most_common(40):
         lines.append(f"| {n} | {status} | {message.replace('|', '/')} |")
     with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(lines) + "\n" + _kept_section(path_text))
 
 
 def _corpus_key(path: str) -> str:

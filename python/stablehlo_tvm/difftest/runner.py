@@ -1,0 +1,511 @@
+"""Runs generated programs on XLA:CPU and through the import, compares the
+results, explains or reduces each difference, and reports.
+
+Programs run in batches: one module whose @main calls every case of the
+batch (each a private function), compiled once by XLA and once by TVM. A
+batch the import refuses, or that fails to build or run, is retried case
+by case, so every verdict belongs to one program; a worker that dies or
+hangs has its batch retried the same way in a new worker.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import os
+import selectors
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from .ops import Case, generate
+from .types import TYPES, ElementType, mlir_literal
+
+# ---------------------------------------------------------------------------
+# Comparison
+# ---------------------------------------------------------------------------
+
+
+def _parts(x: np.ndarray) -> list[np.ndarray]:
+    return [x.real, x.imag] if np.iscomplexobj(x) else [x]
+
+
+def _ordered(x: np.ndarray) -> np.ndarray:
+    """Floats as integers whose differences count ULPs."""
+    width = x.dtype.itemsize * 8
+    flat = np.asarray(x).reshape(-1)
+    bits = flat.view(f"uint{width}").astype(np.uint64)
+    sign = 1 << (width - 1)
+    if width == 64:
+        ints = [(-(int(b) & (sign - 1)) if int(b) & sign else int(b)) for b in bits]
+        return np.array(ints, dtype=object).reshape(x.shape)
+    bits = bits.astype(np.int64)
+    return np.where(bits & sign, -(bits & (sign - 1)), bits).reshape(x.shape)
+
+
+def _ulps(a: np.ndarray, e: np.ndarray) -> np.ndarray:
+    return np.abs(np.asarray(_ordered(a) - _ordered(e)).astype(np.float64))
+
+
+def _is_float(x: np.ndarray) -> bool:
+    return x.dtype.kind in "fc" or x.dtype.name in ("bfloat16",) or x.dtype.name.startswith("float8")
+
+
+def mismatches(actual: np.ndarray, expected: np.ndarray, exact: bool) -> np.ndarray:
+    """Elements of `actual` that differ from `expected`: integers exactly;
+    floats bit for bit (`exact`) or within 3 ULP, NaN matching NaN and
+    non-finite values matching exactly; complex numbers part by part."""
+    if not _is_float(expected):
+        return actual != expected
+    bad = np.zeros(expected.shape, dtype=bool)
+    for a, e in zip(_parts(actual), _parts(expected)):
+        a64, e64 = a.astype(np.float64), e.astype(np.float64)
+        both_nan = np.isnan(a64) & np.isnan(e64)
+        finite = np.isfinite(a64) & np.isfinite(e64)
+        if exact:
+            differ = np.asarray(_ordered(a) != _ordered(e))
+        else:
+            differ = np.where(finite, _ulps(a, e) > 3, a64 != e64)
+        bad |= np.asarray(differ, dtype=bool) & ~both_nan
+    return bad
+
+
+def _subnormal(x: np.ndarray) -> np.ndarray:
+    out = np.zeros(x.shape, dtype=bool)
+    if not _is_float(x):
+        return out
+    import ml_dtypes
+
+    for p in _parts(x):
+        tiny = float(ml_dtypes.finfo(p.dtype).smallest_normal)
+        v = np.abs(p.astype(np.float64))
+        out |= (v > 0) & (v < tiny)
+    return out
+
+
+def explain(case: Case, index: int, actual: np.ndarray, expected: np.ndarray, bad: np.ndarray) -> str | None:
+    """Why the differing elements differ, when every one of them has a
+    known reason; None otherwise.
+
+    - "XLA flushes subnormals": XLA:CPU runs with denormals flushed to
+      zero. Differences where XLA's result is zero and ours subnormal, or
+      where an argument of an elementwise op is subnormal.
+    - "XLA less accurate": an elementwise op with a float64 reference
+      where the import's result is within 3 ULP of the reference and
+      XLA's is not.
+    """
+    reasons = []
+    remaining = bad.copy()
+    elementwise = all(a.shape == expected.shape for a in case.args) and case.args
+    flushed = np.zeros_like(bad)
+    if _is_float(expected):
+        # Part by part: each differing part is XLA's zero where ours is
+        # subnormal (or the parts agree).
+        flushed = np.ones_like(bad)
+        for a, e in zip(_parts(actual), _parts(expected)):
+            same = ~mismatches(a, e, case.exact)
+            flushed &= same | (_subnormal(a) & (e == 0))
+    if elementwise:
+        for a in case.args:
+            if _is_float(a):
+                flushed = flushed | _subnormal(a)
+    if (remaining & flushed).any():
+        reasons.append("XLA flushes subnormals")
+        remaining &= ~flushed
+    if remaining.any() and case.reference is not None and elementwise and _is_float(expected):
+        ref = None
+        # x86's 80-bit long double first: float64 references are themselves
+        # a few ULP off for f64 results.
+        for real, complex_ in ((np.longdouble, np.clongdouble), (np.float64, np.complex128)):
+            wide = [a.astype(complex_ if np.iscomplexobj(a) else real) for a in case.args]
+            try:
+                with np.errstate(all="ignore"):
+                    ref = np.asarray(case.reference(*wide)).astype(expected.dtype)
+                break
+            except TypeError:  # no such function for these types
+                continue
+        if ref is None:
+            return "; ".join(reasons) if reasons and not remaining.any() else None
+        ours_good = ~mismatches(actual, ref, exact=False)
+        xla_bad = mismatches(expected, ref, exact=False)
+        if (remaining & ours_good & xla_bad).any():
+            reasons.append("XLA further than 3 ULP from a long-double reference, the import within")
+        elif (remaining & ours_good).any():
+            reasons.append("both within 3 ULP of a long-double reference, on either side")
+        remaining &= ~ours_good
+    return "; ".join(reasons) if reasons and not remaining.any() else None
+
+
+# ---------------------------------------------------------------------------
+# Running one batch
+# ---------------------------------------------------------------------------
+
+
+def batch_module(cases: list[Case]) -> tuple[str, list[np.ndarray]]:
+    """One module running every case: @main takes all their arguments and
+    returns all their results."""
+    funcs = [c.function(f"case{k}", private=True) for k, c in enumerate(cases)]
+    params, calls, results, result_types, args = [], [], [], [], []
+    for k, c in enumerate(cases):
+        names = []
+        for t, a in zip(c.arg_types, c.args):
+            names.append(f"%p{len(params)}")
+            params.append(f"{names[-1]}: {t}")
+            args.append(a)
+        n = len(c.result_types)
+        value = f"%r{k}"
+        calls.append(f"  {value}{':' + str(n) if n > 1 else ''} = func.call @case{k}({', '.join(names)}) : ({', '.join(c.arg_types)}) -> ({', '.join(c.result_types)})")
+        results += [f"{value}#{i}" for i in range(n)] if n > 1 else [value]
+        result_types += c.result_types
+    main = [f"func.func @main({', '.join(params)}) -> ({', '.join(result_types)}) {{"] + calls
+    main.append(f"  return {', '.join(results)} : {', '.join(result_types)}")
+    main.append("}")
+    return "module {\n" + "\n".join(funcs + ["\n".join(main)]) + "\n}\n", args
+
+
+def _split(outputs: list[np.ndarray], cases: list[Case]) -> list[list[np.ndarray]]:
+    out, i = [], 0
+    for c in cases:
+        out.append(outputs[i : i + len(c.result_types)])
+        i += len(c.result_types)
+    return out
+
+
+def _run_xla(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    from .. import xla
+
+    return xla.run(text, args)
+
+
+def _run_import(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    from .. import build
+
+    compiled = build(text, progress=False)
+    outputs = compiled(*args)
+    if not isinstance(outputs, tuple):
+        outputs = (outputs,)
+    return [np.asarray(o) for o in outputs]
+
+
+def _first_line(e: Exception) -> str:
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    unsupported = next((l for l in lines if "could not be imported" in l), None)
+    if unsupported:
+        return "unsupported: " + unsupported.split("unsupported: ", 1)[-1][:300]
+    # An MLIRError's first line names the error; its diagnostic follows.
+    line = lines[1] if len(lines) > 1 and len(lines[0]) < 40 else (lines[0] if lines else "")
+    return f"{type(e).__name__}: {line[:300]}"
+
+
+def _by_model(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> str | None:
+    """A reason when the case's exact numpy model agrees with the import and
+    not with XLA."""
+    if case.model is None:
+        return None
+    try:
+        model = [np.asarray(m) for m in case.model(*case.args)]
+    except Exception:
+        return None
+    for a, m in zip(ours, model):
+        if a.shape != m.shape or mismatches(a, m.astype(a.dtype), True).any():
+            return None
+    return f"XLA differs from {case.model_name}; the import agrees with it"
+
+
+def judge(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> dict[str, Any]:
+    if len(ours) != len(theirs):
+        return {"status": "mismatch", "message": f"{len(ours)} results, XLA {len(theirs)}"}
+    reasons = []
+    for i, (a, e) in enumerate(zip(ours, theirs)):
+        if a.shape != e.shape or a.dtype != e.dtype:
+            return {"status": "mismatch", "message": f"result {i}: {a.dtype}{list(a.shape)} where XLA gives {e.dtype}{list(e.shape)}"}
+        bad = mismatches(a, e, case.exact)
+        if not bad.any():
+            continue
+        reason = explain(case, i, a, e, bad) or _by_model(case, ours, theirs)
+        if reason is None:
+            where = tuple(int(v) for v in np.argwhere(bad)[0]) if bad.ndim else ()
+            return {"status": "mismatch", "message": f"result {i}: {int(bad.sum())} of {bad.size} differ; at {list(where)}: {a[where]!r} where XLA gives {e[where]!r}"}
+        reasons.append(reason)
+    if reasons:
+        return {"status": "explained", "message": "; ".join(sorted(set(reasons)))}
+    return {"status": "pass", "message": ""}
+
+
+def _stage(name: str) -> None:
+    """Tells the parent which side runs next: a worker that dies in XLA
+    is XLA's crash, not the import's."""
+    if _REPORT_STAGES:
+        sys.stdout.write(json.dumps({"stage": name}) + "\n")
+        sys.stdout.flush()
+
+
+_REPORT_STAGES = False
+
+
+def run_cases(cases: list[Case]) -> list[dict[str, Any]]:
+    """Verdicts for `cases`, run as one batch and, where that fails, one
+    by one."""
+    text, args = batch_module(cases)
+    try:
+        _stage("xla")
+        theirs = _split(_run_xla(text, args), cases)
+    except Exception as e:
+        if len(cases) == 1:
+            return [{"status": "xla-error", "message": _first_line(e)}]
+        return [v for c in cases for v in run_cases([c])]
+    try:
+        _stage("import")
+        ours = _split(_run_import(text, args), cases)
+    except Exception as e:
+        if len(cases) == 1:
+            message = _first_line(e)
+            return [{"status": "unsupported" if message.startswith("unsupported") else "error", "message": message}]
+        return [v for c in cases for v in run_cases([c])]
+    return [judge(c, o, t) for c, o, t in zip(cases, ours, theirs)]
+
+
+# ---------------------------------------------------------------------------
+# Reduction and replay files
+# ---------------------------------------------------------------------------
+
+
+def _plain(a: np.ndarray) -> np.ndarray:
+    return np.zeros_like(a) if a.dtype != np.bool_ else np.zeros(a.shape, bool)
+
+
+def reduce_case(case: Case, budget: int = 16) -> Case:
+    """`case` with as many argument elements as possible set to zero while
+    it still mismatches (halves, then quarters, ... of each argument)."""
+    import copy
+
+    def fails(c: Case) -> bool:
+        try:
+            return run_cases([c])[0]["status"] == "mismatch"
+        except Exception:
+            return False
+
+    best = copy.deepcopy(case)
+    tries = 0
+    for k, arg in enumerate(best.args):
+        if arg.size <= 1:
+            continue
+        chunk = max(1, arg.size // 2)
+        while chunk >= 1 and tries < budget:
+            start = 0
+            while start < arg.size and tries < budget:
+                trial = copy.deepcopy(best)
+                flat = trial.args[k].reshape(-1).copy()
+                zero = _plain(flat[start : start + chunk])
+                if np.array_equal(flat[start : start + chunk], zero):
+                    start += chunk
+                    continue
+                flat[start : start + chunk] = zero
+                trial.args[k] = flat.reshape(arg.shape)
+                tries += 1
+                if fails(trial):
+                    best = trial
+                start += chunk
+            chunk //= 2
+    return best
+
+
+def _element_name(t: str) -> str:
+    """The element type of a tensor type's spelling."""
+    return re.match(r"tensor<(?:\d+x)*(.*)>$", t).group(1)
+
+
+def _literal(a: np.ndarray, type_text: str) -> str:
+    name = _element_name(type_text)
+    t = TYPES.get(name)
+    if a.size == 0:
+        return "dense<>"
+    return mlir_literal(a, t) if t else mlir_literal(a, ElementType(name, a.dtype, "float", a.dtype.itemsize * 8))
+
+
+def replay_file(case: Case, expected: list[np.ndarray]) -> str:
+    """`case` as a self-checking program in the corpus's form: @main calls
+    @inputs and @expected and checks the case's results with
+    check.expect_eq (integers) or check.expect_close (floats)."""
+    n, m = len(case.args), len(case.result_types)
+    lines = [f"// {case.family}: {case.detail} ({'; '.join(case.notes)})", "module {", case.function("case", private=True)]
+    lines.append(f"func.func private @inputs() -> ({', '.join(case.arg_types)}) {{")
+    for i, (a, t) in enumerate(zip(case.args, case.arg_types)):
+        lines.append(f"  %c{i} = stablehlo.constant {_literal(a, t)} : {t}")
+    lines.append(f"  return {', '.join(f'%c{i}' for i in range(n))} : {', '.join(case.arg_types)}\n}}")
+    lines.append(f"func.func private @expected() -> ({', '.join(case.result_types)}) {{")
+    for i, (e, t) in enumerate(zip(expected, case.result_types)):
+        lines.append(f"  %c{i} = stablehlo.constant {_literal(e, t)} : {t}")
+    lines.append(f"  return {', '.join(f'%c{i}' for i in range(m))} : {', '.join(case.result_types)}\n}}")
+    lines.append("func.func @main() {")
+    lines.append(f"  %in{':' + str(n) if n > 1 else ''} = func.call @inputs() : () -> ({', '.join(case.arg_types)})")
+    lines.append(f"  %ex{':' + str(m) if m > 1 else ''} = func.call @expected() : () -> ({', '.join(case.result_types)})")
+    ins = [f"%in#{i}" for i in range(n)] if n > 1 else ["%in"]
+    lines.append(f"  %r{':' + str(m) if m > 1 else ''} = func.call @case({', '.join(ins)}) : ({', '.join(case.arg_types)}) -> ({', '.join(case.result_types)})")
+    for i, t in enumerate(case.result_types):
+        r, e = (f"%r#{i}", f"%ex#{i}") if m > 1 else ("%r", "%ex")
+        element = _element_name(t)
+        check = "expect_close" if element.startswith(("f", "bf", "complex")) else "expect_eq"
+        lines.append(f"  stablehlo.custom_call @check.{check}({r}, {e}) {{has_side_effect = true}} : ({t}, {t}) -> ()")
+    lines.append("  return\n}\n}\n")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Workers and the whole run
+# ---------------------------------------------------------------------------
+
+
+def run_batch(seed: int, indices: list[int], families: list[str] | None, out_dir: str | None, reduce: bool) -> list[dict[str, Any]]:
+    cases, results = [], []
+    for i in indices:
+        try:
+            cases.append((i, generate(seed, i, families)))
+        except Exception as e:  # a generator's own bug: that case alone
+            results.append({"index": i, "family": "?", "detail": "", "types": [], "status": "error", "message": f"generator: {type(e).__name__}: {e}"[:300]})
+    verdicts = run_cases([c for _, c in cases]) if cases else []
+    for (i, case), verdict in zip(cases, verdicts):
+        result = {"index": i, "family": case.family, "detail": case.detail, "types": sorted({_element_name(t) for t in case.arg_types + case.result_types}), **verdict}
+        if verdict["status"] == "mismatch" and out_dir:
+            small = reduce_case(case) if reduce else case
+            try:
+                text, args = batch_module([small])
+                expected = _run_xla(text, args)
+                path = os.path.join(out_dir, f"{case.family}-{seed}-{i}.mlir")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(replay_file(small, expected))
+                result["file"] = path
+            except Exception as e:  # the verdict stands without a file
+                result["file_error"] = _first_line(e)
+        results.append(result)
+    return results
+
+
+def _worker_main() -> int:
+    import jax  # noqa: F401  (loaded before TVM, as in user programs)
+
+    global _REPORT_STAGES
+    _REPORT_STAGES = True
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        task = json.loads(line)
+        try:
+            results = run_batch(task["seed"], task["indices"], task["families"], task["out"], task["reduce"])
+        except Exception as e:
+            import traceback
+
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            message = f"runner: {type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})"[:300]
+            results = [{"index": i, "family": "?", "detail": "", "types": [], "status": "error", "message": message} for i in task["indices"]]
+        sys.stdout.write(json.dumps(results) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "stablehlo_tvm.difftest", "--worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+        )
+
+    def run(self, task: dict[str, Any], timeout: float) -> list[dict[str, Any]] | str:
+        """The batch's verdicts, or why the worker gave none."""
+        try:
+            self.proc.stdin.write(json.dumps(task) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            return f"crash (exit {self.proc.wait()})"
+        stage = "?"
+        deadline = time.monotonic() + timeout
+        while True:
+            selector = selectors.DefaultSelector()
+            selector.register(self.proc.stdout, selectors.EVENT_READ)
+            ready = selector.select(max(0.0, deadline - time.monotonic()))
+            selector.close()
+            if not ready:
+                self.proc.kill()
+                self.proc.wait()
+                return f"timeout in {stage} (over {timeout:.0f} s)"
+            line = self.proc.stdout.readline()
+            if not line:
+                return f"crash in {stage} (exit {self.proc.wait()})"
+            message = json.loads(line)
+            if isinstance(message, dict):
+                stage = message["stage"]
+                continue
+            return message
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        if self.alive():
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+
+
+def run(seed: int, count: int, start: int = 0, batch: int = 32, jobs: int = 1, families: list[str] | None = None,
+        out_dir: str | None = None, reduce: bool = True, timeout: float = 600.0, progress: bool = False,
+        indices: list[int] | None = None) -> list[dict[str, Any]]:
+    """Generates and runs cases start .. start+count-1 of `seed` (or the
+    cases `indices`)."""
+    import queue
+    import threading
+
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    if indices is None:
+        indices = list(range(start, start + count))
+    count = len(indices)
+    tasks: queue.Queue[list[int]] = queue.Queue()
+    for s in range(0, count, batch):
+        tasks.put(indices[s : s + batch])
+    results: list[dict[str, Any]] = []
+    lock = threading.Lock()
+    began = time.perf_counter()
+
+    def slot() -> None:
+        worker = _Worker()
+        while True:
+            try:
+                indices = tasks.get_nowait()
+            except queue.Empty:
+                break
+            if not worker.alive():
+                worker = _Worker()
+            task = {"seed": seed, "indices": indices, "families": families, "out": out_dir, "reduce": reduce}
+            verdicts = worker.run(task, timeout * max(1, len(indices) // 8))
+            if isinstance(verdicts, str):
+                if len(indices) > 1:  # find the case that did it
+                    for i in indices:
+                        tasks.put([i])
+                    continue
+                case = generate(seed, indices[0], families)
+                status = "crash" if verdicts.startswith("crash") else "timeout"
+                if " in xla " in verdicts:  # the oracle's failure: not judged
+                    status = "xla-error"
+                verdicts = [{"index": indices[0], "family": case.family, "detail": case.detail, "types": [], "status": status, "message": verdicts}]
+                if out_dir:
+                    path = os.path.join(out_dir, f"{case.family}-{seed}-{indices[0]}-{status}.mlir")
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(case.function("main") + "\n")
+                    verdicts[0]["file"] = path
+            with lock:
+                results.extend(verdicts)
+                if progress:
+                    done = len(results)
+                    bad = sum(r["status"] in ("mismatch", "crash", "timeout", "error") for r in results)
+                    print(f"[{done}/{count}] {done / (time.perf_counter() - began):.1f}/s, {bad} failing", file=sys.stderr, flush=True)
+        worker.close()
+
+    threads = [threading.Thread(target=slot) for _ in range(max(1, jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(results, key=lambda r: r["index"])
