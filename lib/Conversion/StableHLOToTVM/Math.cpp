@@ -262,15 +262,45 @@ Value emitErfcF32(MathBuilder &m, Value x) {
   return m.select(nan, x, result);
 }
 
-/// x - floor(x), exact: |sin(pi x)| and tan(pi x) of it are those of x,
-/// without the rounding of pi x for large |x|.
+/// x - round(x), exact, in [-1/2, 1/2]: |sin(pi x)| and tan(pi x) of it are
+/// those of x, without the rounding of pi x for large |x| (and a tiny x is
+/// itself; x - floor(x) rounded -1e-300 to 1).
 Value fractionalPart(MathBuilder &m, Value x) {
-  Value floorX = m.unary<tvm::FloorOp>(x);
-  return m.binary<tvm::SubtractOp>(x, floorX);
+  Value nearest = m.unary<tvm::RoundOp>(x);
+  return m.binary<tvm::SubtractOp>(x, nearest);
 }
 
-/// log|Gamma(x)| by Lanczos (g = 7, 9 terms) for x >= 1/2, by reflection
-/// log(pi / |sin(pi x)|) - lgamma(1 - x) below.
+/// lgamma(2 + t) for |t| <= 1/2: (1 - gamma) t + sum (-1)^k (zeta(k) - 1)
+/// t^k / k, k = 2..30 (the terms fall as 4^-k): accurate to the ULP near
+/// lgamma's zeros at 1 and 2, where a Lanczos sum's absolute error of an
+/// ULP of 1 is many ULPs of the result, and exactly 0 there.
+Value emitLgammaAroundTwo(MathBuilder &m, Value t) {
+  static constexpr double kZetaMinusOne[] = {
+      0.64493406684822641, 0.20205690315959429, 0.082323233711138186,
+      0.036927755143369927, 0.01734306198444914, 0.0083492773819228271,
+      0.0040773561979443396, 0.0020083928260822143, 0.00099457512781808526,
+      0.00049418860411946453, 0.00024608655330804832, 0.00012271334757848915,
+      6.1248135058704828e-05, 3.0588236307020493e-05, 1.5282259408651871e-05,
+      7.6371976378997626e-06, 3.8172932649998402e-06, 1.908212716553939e-06,
+      9.5396203387279621e-07, 4.7693298678780645e-07, 2.38450502727733e-07,
+      1.1921992596531106e-07, 5.960818905125948e-08, 2.9803503514652279e-08,
+      1.4901554828365043e-08, 7.4507117898354301e-09, 3.7253340247884573e-09,
+      1.8626597235130491e-09, 9.3132743241966817e-10};
+  constexpr int kTerms = sizeof(kZetaMinusOne) / sizeof(double); // k = 2..30
+  // Horner from the highest power: c_k = (-1)^k (zeta(k) - 1) / k.
+  Value sum = m.constant(0);
+  for (int k = kTerms + 1; k >= 2; --k) {
+    double c = (k % 2 ? -1.0 : 1.0) * kZetaMinusOne[k - 2] / k;
+    Value scaled = m.binary<tvm::MultiplyOp>(sum, t);
+    sum = m.binary<tvm::AddOp>(scaled, m.constant(c));
+  }
+  Value scaled = m.binary<tvm::MultiplyOp>(sum, t);
+  Value linear = m.binary<tvm::AddOp>(scaled, m.constant(1 - 0.57721566490153286));
+  return m.binary<tvm::MultiplyOp>(linear, t);
+}
+
+/// log|Gamma(x)| by the series about 2 on [1/2, 5/2] and by Lanczos (g = 7,
+/// 9 terms) above, by reflection log(pi / |sin(pi x)|) - lgamma(1 - x) below.
 Value emitLgammaAtLeastHalf(MathBuilder &m, Value x) {
   static constexpr double kLanczos[] = {
       0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
@@ -291,7 +321,20 @@ Value emitLgammaAtLeastHalf(MathBuilder &m, Value x) {
   Value logSeries = m.unary<tvm::LogOp>(series);
   Value result = m.binary<tvm::SubtractOp>(power, t);
   result = m.binary<tvm::AddOp>(result, logSeries);
-  return m.binary<tvm::AddOp>(result, m.constant(0.5 * std::log(2 * M_PI)));
+  Value lanczos =
+      m.binary<tvm::AddOp>(result, m.constant(0.5 * std::log(2 * M_PI)));
+  // On [1/2, 5/2] the series about 2: lgamma(x) = lgamma(x + 1) - log x
+  // below 3/2 (x - 1 and x - 2 are exact there).
+  Value belowOneHalf = m.compare<tvm::LessOp>(x, m.constant(1.5));
+  Value shift = m.select(belowOneHalf, one, m.constant(2));
+  Value offset = m.binary<tvm::SubtractOp>(x, shift);
+  Value aroundTwo = emitLgammaAroundTwo(m, offset);
+  Value logX = emitLog1p(m, offset);
+  Value zero = m.constant(0);
+  Value correction = m.select(belowOneHalf, logX, zero);
+  Value near = m.binary<tvm::SubtractOp>(aroundTwo, correction);
+  Value inRange = m.compare<tvm::LessEqualOp>(x, m.constant(2.5));
+  return m.select(inRange, near, lanczos);
 }
 
 Value emitLgamma(MathBuilder &m, Value x) {

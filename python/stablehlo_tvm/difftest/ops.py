@@ -40,6 +40,10 @@ class Case:
     # known to stray from the spec, and what it checks.
     model: Callable | None = None
     model_name: str = ""
+    # A long-double evaluation of an elementwise float program (args ->
+    # result), to judge composite expressions, whose cancellations amplify
+    # either side's rounding past 3 ULP.
+    float_model: Callable | None = None
     notes: list[str] = field(default_factory=list)
 
     def function(self, name: str, private: bool = False) -> str:
@@ -219,7 +223,10 @@ def gen_unary(rng: Rng, op: str | None = None) -> Case:
     rt = tensor_type(shape, _result_element(spec, t))
     body = _Body()
     r = body.op(op if "." in op else f"stablehlo.{op}", ["%a0"], [tensor_type(shape, t.name)], rt)
-    return Case(op, t.name, [x], [tensor_type(shape, t.name)], body.lines, [r], [rt], exact=spec.exact or t.kind not in ("float", "complex"), reference=spec.reference)
+    case = Case(op, t.name, [x], [tensor_type(shape, t.name)], body.lines, [r], [rt], exact=spec.exact or t.kind not in ("float", "complex"), reference=spec.reference)
+    if t.is_int or t.kind == "bool":
+        _attach_models(case, t, body.lines, r, ["%a0"])
+    return case
 
 
 def _integer_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -253,6 +260,8 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
     if op == "power" and t.is_int and t.bits >= 8:
         # XLA:CPU squares for the exponent's low 6 bits only.
         case.model, case.model_name = (lambda a, b: [_integer_power(a, b)]), "modular integer power"
+    if (t.is_int or t.kind == "bool") and op != "power":
+        _attach_models(case, t, body.lines, r, ["%a0", "%a1"])
     return case
 
 
@@ -458,18 +467,20 @@ def gen_expression(rng: Rng) -> Case:
     if r.startswith("%a"):
         r = body.op("stablehlo.negate" if t.kind != "bool" else "stablehlo.not", [r], [tt], tt)
     case = Case("expression", t.name, [values(rng, t, shape) for _ in range(n)], [tt] * n, body.lines, [r], [tt], exact=exact)
-    _model_integers(case, t, body.lines, r, [f"%a{i}" for i in range(n)])
+    _attach_models(case, t, body.lines, r, [f"%a{i}" for i in range(n)])
     return case
 
 
-def _model_integers(case: Case, t: ElementType, lines: list[str], result: str, leaves: list[str]) -> None:
-    """Integer and boolean expressions get the exact model of intmodel."""
-    if t.kind in ("float", "complex"):
-        return
-    from .intmodel import evaluate
+def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, leaves: list[str]) -> None:
+    """Elementwise programs get a model (models.py): exact for integers and
+    booleans, long double for floats and complex numbers."""
+    from .models import evaluate, evaluate_float
 
-    case.model = lambda *args: [evaluate(lines, result, dict(zip(leaves, args)), t)]
-    case.model_name = "the spec's integer semantics"
+    if t.kind in ("float", "complex"):
+        case.float_model = lambda *args: evaluate_float(lines, result, dict(zip(leaves, args)))
+    elif case.model is None:
+        case.model = lambda *args: [evaluate(lines, result, dict(zip(leaves, args)), t)]
+        case.model_name = "the spec's integer semantics"
 
 
 def gen_map(rng: Rng) -> Case:
@@ -488,7 +499,7 @@ def gen_map(rng: Rng) -> Case:
     body = _Body()
     out = body.op("stablehlo.map", [f"%a{i}" for i in range(n)], [tt] * n, tt, f"dimensions = {_array(range(len(shape)))}", region)
     case = Case("map", t.name, [values(rng, t, shape) for _ in range(n)], [tt] * n, body.lines, [out], [tt], exact=exact)
-    _model_integers(case, t, inner.lines, r, [f"%x{i}" for i in range(n)])
+    _attach_models(case, t, inner.lines, r, [f"%x{i}" for i in range(n)])
     return case
 
 

@@ -131,11 +131,33 @@ def explain(case: Case, index: int, actual: np.ndarray, expected: np.ndarray, ba
             return "; ".join(reasons) if reasons and not remaining.any() else None
         ours_good = ~mismatches(actual, ref, exact=False)
         xla_bad = mismatches(expected, ref, exact=False)
+        # Neither within 3 ULP: the import no further from the reference.
+        no_worse = np.ones_like(bad)
+        for a, e, r in zip(_parts(actual), _parts(expected), _parts(ref)):
+            no_worse &= (_ulps(a, r) <= _ulps(e, r)) | ~mismatches(a, e, case.exact)
         if (remaining & ours_good & xla_bad).any():
             reasons.append("XLA further than 3 ULP from a long-double reference, the import within")
-        elif (remaining & ours_good).any():
+        if (remaining & ours_good & ~xla_bad).any():
             reasons.append("both within 3 ULP of a long-double reference, on either side")
-        remaining &= ~ours_good
+        if (remaining & ~ours_good & no_worse).any():
+            reasons.append("both further than 3 ULP from a long-double reference, the import no further")
+        remaining &= ~(ours_good | no_worse)
+    if remaining.any() and case.float_model is not None and _is_float(expected):
+        try:
+            ref = case.float_model(*case.args)
+        except Exception:
+            ref = None
+        if ref is not None and np.shape(ref) == expected.shape:
+            with np.errstate(all="ignore"):
+                ref = np.asarray(ref).astype(expected.dtype)
+            closer = np.ones_like(bad)
+            for a, e, r in zip(_parts(actual), _parts(expected), _parts(ref)):
+                ours_err, xla_err = _ulps(a, r), _ulps(e, r)
+                same = ~mismatches(a, e, case.exact)
+                closer &= same | (~mismatches(a, r, False)) | (ours_err <= xla_err)
+            if (remaining & closer).any():
+                reasons.append("the import as close to a long-double evaluation as XLA")
+                remaining &= ~closer
     return "; ".join(reasons) if reasons and not remaining.any() else None
 
 
