@@ -256,3 +256,16 @@ def test_lgamma_near_its_zeros_and_at_tiny_arguments():
     # glibc are 1-2 ULP off here, XLA 13).
     assert got[2] == -0.0049676999601686721778688675639128613
     assert not difftest.mismatches(got[3:], scipy.special.gammaln(x[3:]), exact=False).any()
+
+
+def test_empty_reductions_and_large_expm1():
+    empty = """func.func @main(%x: tensor<1x0x2xbf16>, %init: tensor<bf16>) -> tensor<1xbf16> {
+      %0 = stablehlo.reduce(%x init: %init) applies stablehlo.minimum across dimensions = [1, 2] : (tensor<1x0x2xbf16>, tensor<bf16>) -> tensor<1xbf16>
+      return %0 : tensor<1xbf16>
+    }"""
+    _against_xla(empty, np.zeros((1, 0, 2), ml_dtypes.bfloat16), np.asarray(np.inf, ml_dtypes.bfloat16))
+    big = """func.func @main(%x: tensor<3xbf16>) -> tensor<3xbf16> {
+      %0 = stablehlo.exponential_minus_one %x : tensor<3xbf16>
+      return %0 : tensor<3xbf16>
+    }"""
+    _against_xla(big, np.array([88.5, -100.0, 1e-3], ml_dtypes.bfloat16))

@@ -102,7 +102,9 @@ Value emitRoundAwayFromZero(MathBuilder &m, Value x) {
   return m.select(tie, away, nearestEven);
 }
 
-/// expm1(x) = (u - 1) * x / log(u) with u = exp(x), exact where u rounds to 1.
+/// expm1(x) = (u - 1) * x / log(u) with u = exp(x), exact where u rounds to 1;
+/// u - 1 itself beyond |x| = 1, where nothing cancels (and (u - 1) x would
+/// overflow for u near the largest float).
 Value emitExpm1(MathBuilder &m, Value x) {
   Value u = m.unary<tvm::ExpOp>(x);
   Value one = m.constant(1);
@@ -110,6 +112,8 @@ Value emitExpm1(MathBuilder &m, Value x) {
   Value product = m.binary<tvm::MultiplyOp>(uMinusOne, x);
   Value logU = m.unary<tvm::LogOp>(u);
   Value corrected = m.binary<tvm::DivideOp>(product, logU);
+  Value far = m.compare<tvm::GreaterOp>(m.unary<tvm::AbsOp>(x), one);
+  corrected = m.select(far, uMinusOne, corrected);
   Value minusOne = m.constant(-1);
   Value saturated = m.compare<tvm::EqualOp>(uMinusOne, minusOne);
   Value result = m.select(saturated, minusOne, corrected);

@@ -120,6 +120,11 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
                     Value input, Value init, ArrayRef<int64_t> dims,
                     bool initIsIdentity, bool nanPropagates = false) {
   Value result = input;
+  // Nothing to reduce: every result is the init value (Relax's reduction
+  // of an empty bf16 tensor is not its identity).
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (llvm::any_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 0; }))
+    return broadcastTo(builder, loc, init, type.getShape());
   if (!dims.empty()) {
     result = ReduceOp::create(builder, loc, type, input,
                               builder.getDenseI64ArrayAttr(dims),

@@ -44,6 +44,9 @@ class Case:
     # result), to judge composite expressions, whose cancellations amplify
     # either side's rounding past 3 ULP.
     float_model: Callable | None = None
+    # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
+    # elements where the import follows the spec instead, and the reason.
+    spec_departure: Callable | None = None
     notes: list[str] = field(default_factory=list)
 
     def function(self, name: str, private: bool = False) -> str:
@@ -108,6 +111,13 @@ def _pick(rng: Rng, names: list[str]) -> ElementType:
 def _logistic(x):
     with np.errstate(all="ignore"):
         return 1 / (1 + np.exp(-x))
+
+
+def _atan2(y, x):
+    """The spec's atan2; for complex operands -i log((x + iy) / sqrt(x^2 + y^2))."""
+    if np.iscomplexobj(y) or np.iscomplexobj(x):
+        return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+    return np.arctan2(y, x)
 
 
 def _cbrt(x):
@@ -200,7 +210,7 @@ BINARY: dict[str, Elementwise] = {
     "shift_left": Elementwise(INT, exact=True),
     "shift_right_arithmetic": Elementwise(INT, exact=True),
     "shift_right_logical": Elementwise(INT, exact=True),
-    "atan2": Elementwise(FLOATISH, reference=np.arctan2),
+    "atan2": Elementwise(FLOATISH, reference=_atan2),
 }
 # add, subtract and multiply are exact on integers and round once on floats.
 _ROUNDED_ONCE = {"add", "subtract", "multiply", "divide", "remainder"}
@@ -420,7 +430,14 @@ def gen_reduce_precision(rng: Rng) -> Case:
     tt = tensor_type(shape, t.name)
     body = _Body()
     r = body.op("stablehlo.reduce_precision", ["%a0"], [tt], tt, f"exponent_bits = {exponent} : i32, mantissa_bits = {mantissa} : i32")
-    return Case("reduce_precision", f"{t.name} e{exponent}m{mantissa}", [x], [tt], body.lines, [r], [tt], exact=True)
+    case = Case("reduce_precision", f"{t.name} e{exponent}m{mantissa}", [x], [tt], body.lines, [r], [tt], exact=True)
+    if mantissa == 0:
+        def departure(args, ours, xla):
+            nan = np.isnan(args[0].astype(np.float64))
+            return nan & np.isinf(ours.astype(np.float64)), "without mantissa bits the spec rounds NaN to an infinity (XLA:CPU keeps NaN)"
+
+        case.spec_departure = departure
+    return case
 
 
 # ---------------------------------------------------------------------------

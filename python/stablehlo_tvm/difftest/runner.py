@@ -99,6 +99,11 @@ def explain(case: Case, index: int, actual: np.ndarray, expected: np.ndarray, ba
     """
     reasons = []
     remaining = bad.copy()
+    if case.spec_departure is not None:
+        spec, why = case.spec_departure(case.args, actual, expected)
+        if (remaining & spec).any():
+            reasons.append(why)
+            remaining &= ~spec
     elementwise = all(a.shape == expected.shape for a in case.args) and case.args
     flushed = np.zeros_like(bad)
     if _is_float(expected):
@@ -154,9 +159,11 @@ def explain(case: Case, index: int, actual: np.ndarray, expected: np.ndarray, ba
             for a, e, r in zip(_parts(actual), _parts(expected), _parts(ref)):
                 ours_err, xla_err = _ulps(a, r), _ulps(e, r)
                 same = ~mismatches(a, e, case.exact)
-                closer &= same | (~mismatches(a, r, False)) | (ours_err <= xla_err)
+                # A composite's cancellations amplify each op's last-ULP
+                # differences: within twice XLA's distance (plus 3 ULP).
+                closer &= same | (~mismatches(a, r, False)) | (ours_err <= 2 * xla_err + 3)
             if (remaining & closer).any():
-                reasons.append("the import as close to a long-double evaluation as XLA")
+                reasons.append("the import as close to a long-double evaluation as XLA (within twice its distance)")
                 remaining &= ~closer
     return "; ".join(reasons) if reasons and not remaining.any() else None
 
