@@ -346,29 +346,30 @@ struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
   }
 };
 
-/// A map over complex values whose body is elementwise ops (and scalar
-/// constants) as those ops on the whole tensors: stablehlo-lower-complex
-/// splits tensors, not map bodies, into parts.
-struct ComplexMapAsElementwise : OpRewritePattern<stablehlo::MapOp> {
+/// A map whose body is elementwise ops (and scalar constants) as those ops
+/// on the whole tensors: every op any conversion handles works in a body
+/// (the scalar kernel translator lacks CHLO's math, for one), complex
+/// values included, which stablehlo-lower-complex splits in tensors, not in
+/// map bodies. Bodies with other ops stay maps.
+struct ElementwiseMapAsOps : OpRewritePattern<stablehlo::MapOp> {
   using OpRewritePattern::OpRewritePattern;
-  static bool isComplex(Type type) {
-    return isa<ComplexType>(getElementTypeOrSelf(type));
-  }
   LogicalResult matchAndRewrite(stablehlo::MapOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     Block &body = op.getComputation().front();
-    bool complex = llvm::any_of(body.getArgumentTypes(), isComplex) ||
-                   isComplex(type);
-    body.walk([&](Operation *inner) {
-      complex |= llvm::any_of(inner->getResultTypes(), isComplex);
-    });
-    if (!complex || !type || !type.hasStaticShape() ||
+    if (!type || !type.hasStaticShape() ||
         static_cast<int64_t>(op.getDimensions().size()) != type.getRank())
       return failure();
     for (Operation &inner : body.without_terminator()) {
-      bool elementwise = inner.hasTrait<OpTrait::Elementwise>() &&
-                         inner.getNumRegions() == 0;
+      // select and clamp take scalar operands too (no Elementwise trait);
+      // on a body's 0-d values they are elementwise, as is a bitcast that
+      // keeps the width.
+      bool elementwise =
+          (inner.hasTrait<OpTrait::Elementwise>() ||
+           isa<stablehlo::SelectOp, stablehlo::ClampOp>(inner) ||
+           (isa<stablehlo::BitcastConvertOp>(inner) &&
+            cast<ShapedType>(inner.getResult(0).getType()).getRank() == 0)) &&
+          inner.getNumRegions() == 0;
       if (!elementwise && !isa<stablehlo::ConstantOp>(inner))
         return rewriter.notifyMatchFailure(op, "body is not elementwise");
     }
@@ -412,7 +413,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
-                 ComplexMapAsElementwise, SelfSubtraction>(
+                 ElementwiseMapAsOps, SelfSubtraction>(
         &getContext());
     // Only these rewrites: folding and region simplification are left to
     // the passes that own them.

@@ -245,7 +245,11 @@ def _logical(int_fn, bool_fn):
 
 def _math(name: str):
     def op(args, attrs, dtype):
-        return getattr(_tir(), name)(*args)
+        tir = _tir()
+        if dtype in ("float16", "bfloat16") and name not in ("abs", "floor", "ceil", "trunc", "nearbyint", "copysign"):
+            # Computed in f32 and rounded once (TVM lowers no f16 atan2).
+            return tir.Cast(dtype, getattr(tir, name)(*[tir.Cast("float32", a) for a in args]))
+        return getattr(tir, name)(*args)
 
     return op
 

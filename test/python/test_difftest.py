@@ -269,3 +269,37 @@ def test_empty_reductions_and_large_expm1():
       return %0 : tensor<3xbf16>
     }"""
     _against_xla(big, np.array([88.5, -100.0, 1e-3], ml_dtypes.bfloat16))
+
+
+def test_map_bodies_of_any_elementwise_op_and_empty_operands():
+    # CHLO math, select and compare in a body (the scalar translator had no
+    # erf_inv or square); a pad and a dot_general of empty operands.
+    body = """func.func @main(%x: tensor<2x3xbf16>, %y: tensor<2x3xf64>) -> (tensor<2x3xbf16>, tensor<2x3xf64>) {
+      %0 = "stablehlo.map"(%x) ({
+      ^bb0(%a: tensor<bf16>):
+        %e = chlo.erf_inv %a : tensor<bf16> -> tensor<bf16>
+        stablehlo.return %e : tensor<bf16>
+      }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xbf16>) -> tensor<2x3xbf16>
+      %1 = "stablehlo.map"(%y) ({
+      ^bb0(%a: tensor<f64>):
+        %s = chlo.square %a : tensor<f64> -> tensor<f64>
+        %p = stablehlo.compare GT, %s, %a : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %m = stablehlo.select %p, %s, %a : tensor<i1>, tensor<f64>
+        %r = stablehlo.exponential %m : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+      return %0, %1 : tensor<2x3xbf16>, tensor<2x3xf64>
+    }"""
+    x = np.array([[0.5, -0.25, 0.9], [0.0, -0.99, 0.1]], ml_dtypes.bfloat16)
+    y = np.array([[0.5, -2.0, 1.5], [0.0, 3.0, -0.1]])
+    _against_xla(body, x, y, exact=False)
+    pad = """func.func @main(%x: tensor<0x1xi32>, %v: tensor<i32>) -> tensor<2x4xi32> {
+      %0 = stablehlo.pad %x, %v, low = [1, 2], high = [1, 1], interior = [0, 0] : (tensor<0x1xi32>, tensor<i32>) -> tensor<2x4xi32>
+      return %0 : tensor<2x4xi32>
+    }"""
+    _against_xla(pad, np.zeros((0, 1), np.int32), np.int32(7))
+    dot = """func.func @main(%a: tensor<0xf32>, %b: tensor<0xf32>) -> tensor<f32> {
+      %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<0xf32>, tensor<0xf32>) -> tensor<f32>
+      return %0 : tensor<f32>
+    }"""
+    _against_xla(dot, np.zeros(0, np.float32), np.zeros(0, np.float32))

@@ -47,9 +47,9 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
       next to its features;
     - `chlo.scan` becomes a `while` over the positions of its dimension,
       slicing the inputs and writing the outputs with dynamic slices;
-    - a `map` over complex values whose body is elementwise ops becomes
-      those ops on the whole tensors (stablehlo-lower-complex splits
-      tensors into parts, not map bodies);
+    - a `map` whose body is elementwise ops becomes those ops on the whole
+      tensors (any op the conversion handles then works in a body, complex
+      ones included, which stablehlo-lower-complex splits in tensors);
     - float `x - x` becomes `x * 0 + 0` (TVM folds x - x to 0, losing the
       NaN of NaN and infinite x; it keeps x * 0).
   }];

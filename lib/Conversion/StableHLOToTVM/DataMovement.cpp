@@ -211,8 +211,11 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
                         ConversionPatternRewriter &rewriter) const override {
     auto resultType = op.getType();
     Location loc = op.getLoc();
-    if (resultType.getNumElements() == 0) {
-      // Nothing to take from; TVM cannot hold an empty constant either.
+    auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+    if (resultType.getNumElements() == 0 ||
+        (operandType.hasStaticShape() && operandType.getNumElements() == 0)) {
+      // Nothing to take from (every element is padding); TVM cannot hold
+      // an empty constant either.
       rewriter.replaceOp(op, broadcastTo(rewriter, loc,
                                          adaptor.getPaddingValue(),
                                          resultType.getShape()));

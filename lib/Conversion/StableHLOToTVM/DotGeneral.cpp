@@ -55,6 +55,16 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
         freeDims(rhsType.getRank(), rhsBatch, rhsContract);
 
     Location loc = op.getLoc();
+    // Summing over nothing: every result is 0 (Relax's matmul reshapes
+    // fail on a 0-sized contraction).
+    if (resultType.hasStaticShape() &&
+        llvm::any_of(lhsContract,
+                     [&](int64_t d) { return lhsType.getDimSize(d) == 0; })) {
+      rewriter.replaceOp(op, splatConstant(rewriter, loc, resultType,
+                                           cast<TypedAttr>(rewriter.getZeroAttr(
+                                               resultElement))));
+      return success();
+    }
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     // Half-precision results accumulate in f32 and round once, as XLA does;
     // mixed operand types compute in the (accumulation) result type.

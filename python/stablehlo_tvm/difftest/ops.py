@@ -813,8 +813,8 @@ def gen_reduce_window(rng: Rng) -> Case:
     rank = int(rng.integers(1, 5))
     shape = _shape(rng, rank=rank, zero=0.02)
     types, xs = _reduction_operands(rng, shape)
-    if len(types) == 2:
-        types, xs = types[:1], xs[:1]
+    if len(types) == 2:  # one operand, of exact values
+        types, xs = types[:1], [values(rng, types[0], shape, "exact")]
     region, names, _ = _monoid_region(rng, types)
     window, strides, base, wdil, padding, out = [], [], [], [], [], []
     for d in shape:
