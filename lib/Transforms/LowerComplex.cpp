@@ -509,7 +509,10 @@ struct ComplexPattern : OpConversionPattern<Op> {
 
 };
 
-#define COMPLEX_UNARY(NAME, OP, BODY)                                          \
+/// One pattern per op: BODY computes the parts from x (the operands'
+/// parts). WIDEN: elementary functions compute in f64 for narrower parts
+/// (arithmetic, which XLA computes in the parts' type, does not).
+#define COMPLEX_LOWERING(NAME, OP, WIDEN, BODY)                                \
   struct NAME : ComplexPattern<OP> {                                           \
     using ComplexPattern::ComplexPattern;                                      \
     FailureOr<SmallVector<Value>> lower(OP op, ArrayRef<Parts> x,              \
@@ -517,20 +520,10 @@ struct ComplexPattern : OpConversionPattern<Op> {
       Parts r = BODY;                                                          \
       return SmallVector<Value>{r.first, r.second};                            \
     }                                                                          \
+    bool computesInF64() const override { return WIDEN; }                      \
   };
-
-/// Elementary functions: as COMPLEX_UNARY, computed in f64 for narrower
-/// parts (arithmetic, which XLA computes in the parts' type, is not).
-#define COMPLEX_MATH(NAME, OP, BODY)                                           \
-  struct NAME : ComplexPattern<OP> {                                           \
-    using ComplexPattern::ComplexPattern;                                      \
-    FailureOr<SmallVector<Value>> lower(OP op, ArrayRef<Parts> x,              \
-                                        Complex &c) const override {           \
-      Parts r = BODY;                                                          \
-      return SmallVector<Value>{r.first, r.second};                            \
-    }                                                                          \
-    bool computesInF64() const override { return true; }                       \
-  };
+#define COMPLEX_UNARY(NAME, OP, BODY) COMPLEX_LOWERING(NAME, OP, false, BODY)
+#define COMPLEX_MATH(NAME, OP, BODY) COMPLEX_LOWERING(NAME, OP, true, BODY)
 
 COMPLEX_MATH(ExpLowering, stablehlo::ExpOp, c.exp(x[0]))
 COMPLEX_MATH(Expm1Lowering, stablehlo::Expm1Op, c.expm1(x[0]))
@@ -566,6 +559,7 @@ COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
               (Parts{x[0].first, x[1].first}))
 #undef COMPLEX_UNARY
 #undef COMPLEX_MATH
+#undef COMPLEX_LOWERING
 
 /// Fourier transforms as products with DFT matrices, one axis at a time:
 /// x[n] -> sum_n x[n] (cos t + i s sin t), t = 2 pi k n / N, s = -1 forward

@@ -16,11 +16,12 @@
 
 #include "stablehlo-tvm/Transforms/Passes.h"
 
+#include "StorageTypes.h"
+
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -36,17 +37,6 @@ namespace {
 bool isSmallFloat(Type type) {
   auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
   return floatType && floatType.getWidth() < 16;
-}
-
-bool hasSmallFloats(Operation *op) {
-  if (llvm::any_of(op->getOperandTypes(), isSmallFloat) ||
-      llvm::any_of(op->getResultTypes(), isSmallFloat))
-    return true;
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (llvm::any_of(block.getArgumentTypes(), isSmallFloat))
-        return true;
-  return false;
 }
 
 /// What rounding to a small format needs to know of it, read from its
@@ -234,26 +224,17 @@ struct StoreInF32 : ConversionPattern {
       rewriter.replaceOp(op, roundTo(rewriter, loc, operand, small));
       return success();
     }
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
-                                                resultTypes)))
-      return failure();
     // A small float converted to f32 is its storage.
-    if (isa<stablehlo::ConvertOp>(op) && resultTypes[0] == operands[0].getType()) {
+    if (isa<stablehlo::ConvertOp>(op) &&
+        getTypeConverter()->convertType(op->getResult(0).getType()) ==
+            operands[0].getType()) {
       rewriter.replaceOp(op, operands[0]);
       return success();
     }
-    OperationState state(loc, op->getName().getStringRef(), operands,
-                         resultTypes, op->getAttrs());
-    for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
-      state.addRegion();
-    Operation *stored = rewriter.create(state);
-    for (auto [region, moved] :
-         llvm::zip(op->getRegions(), stored->getRegions())) {
-      rewriter.inlineRegionBefore(region, moved, moved.end());
-      if (failed(rewriter.convertRegionTypes(&moved, *getTypeConverter())))
-        return failure();
-    }
+    Operation *stored =
+        rebuildWithConvertedTypes(op, operands, rewriter, *getTypeConverter());
+    if (!stored)
+      return failure();
     SmallVector<Value> results(stored->getResults());
     if (!movesValues(op) && !isa<stablehlo::ConvertOp>(op)) {
       for (auto [i, original] : llvm::enumerate(op->getResultTypes()))
@@ -270,55 +251,22 @@ struct LowerSmallFloatsPass
     : impl::LowerSmallFloatsBase<LowerSmallFloatsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool any = module
-                   ->walk([](Operation *op) {
-                     return hasSmallFloats(op) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-                   })
-                   .wasInterrupted();
-    if (!any)
+    if (!touchesTypesWhere(module, isSmallFloat))
       return;
-    recordSmallFloatSignatures(module);
-    MLIRContext *context = &getContext();
+    // Callers get results of the declared types (tvm.small_float_results).
+    recordDeclaredResults(module, isSmallFloat, "tvm.small_float_results",
+                          [](Type type) {
+                            std::string name;
+                            llvm::raw_string_ostream os(name);
+                            getElementTypeOrSelf(type).print(os);
+                            return name;
+                          });
     StorageConverter converter;
-    ConversionTarget target(*context);
-    target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !hasSmallFloats(op); });
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
-      return converter.isSignatureLegal(func.getFunctionType()) &&
-             converter.isLegal(&func.getBody());
-    });
-    RewritePatternSet patterns(context);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
-    populateReturnOpTypeConversionPattern(patterns, converter);
-    populateCallOpTypeConversionPattern(patterns, converter);
-    patterns.add<StoreInF32>(converter, context);
+    RewritePatternSet patterns(&getContext());
+    patterns.add<StoreInF32>(converter, &getContext());
     // What cannot be stored (bitcast_convert) stays and is reported by the
     // legality check.
-    (void)applyPartialConversion(module, target, std::move(patterns));
-  }
-
-  /// Public functions list the small float types of their results in
-  /// `tvm.small_float_results` (one string per result, "" for the others),
-  /// for callers to get results of the declared types.
-  void recordSmallFloatSignatures(ModuleOp module) {
-    Builder b(&getContext());
-    for (auto func : module.getOps<func::FuncOp>()) {
-      TypeRange results = func.getFunctionType().getResults();
-      if (func.isPrivate() || !llvm::any_of(results, isSmallFloat))
-        continue;
-      SmallVector<Attribute> names;
-      for (Type type : results) {
-        std::string name;
-        if (isSmallFloat(type)) {
-          llvm::raw_string_ostream os(name);
-          getElementTypeOrSelf(type).print(os);
-        }
-        names.push_back(b.getStringAttr(name));
-      }
-      func->setAttr("tvm.small_float_results", b.getArrayAttr(names));
-    }
+    convertStorageTypes(module, converter, isSmallFloat, std::move(patterns));
   }
 };
 

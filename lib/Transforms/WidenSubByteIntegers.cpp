@@ -12,10 +12,11 @@
 
 #include "stablehlo-tvm/Transforms/Passes.h"
 
+#include "StorageTypes.h"
+
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -29,28 +30,6 @@ namespace {
 bool isSubByte(Type type) {
   auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
   return intType && intType.getWidth() > 1 && intType.getWidth() < 8;
-}
-
-/// Whether `op` itself has sub-byte operands, results or block arguments
-/// (the ops nested in its regions are legalized on their own).
-bool hasSubByteTypes(Operation *op) {
-  if (llvm::any_of(op->getOperandTypes(), isSubByte) ||
-      llvm::any_of(op->getResultTypes(), isSubByte))
-    return true;
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (llvm::any_of(block.getArgumentTypes(), isSubByte))
-        return true;
-  return false;
-}
-
-bool touchesSubByte(Operation *op) {
-  return op
-      ->walk([](Operation *nested) {
-        return hasSubByteTypes(nested) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-      })
-      .wasInterrupted();
 }
 
 struct WideningConverter : TypeConverter {
@@ -103,10 +82,16 @@ struct WidenOp : ConversionPattern {
         constant && !isa<DenseElementsAttr>(constant.getValue()))
       return rewriter.notifyMatchFailure(op, "only dense elements are widened");
     Location loc = op->getLoc();
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
-                                                resultTypes)))
-      return failure();
+    if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
+      auto value = cast<DenseElementsAttr>(constant.getValue());
+      Type wide = getTypeConverter()->convertType(value.getElementType());
+      bool isUnsigned = cast<IntegerType>(value.getElementType()).isUnsigned();
+      auto widened = value.mapValues(wide, [&](const APInt &v) {
+        return isUnsigned ? v.zext(8) : v.sext(8);
+      });
+      rewriter.replaceOpWithNewOp<stablehlo::ConstantOp>(op, widened);
+      return success();
+    }
     SmallVector<Value> inputs(operands);
     Type narrow = op->getNumOperands() ? getElementTypeOrSelf(op->getOperand(0))
                                        : Type();
@@ -119,29 +104,10 @@ struct WidenOp : ConversionPattern {
     // unsigned type (whose 8-bit value is zero-extended).
     if (width && isa<stablehlo::ShiftRightArithmeticOp>(op))
       inputs[0] = wrap(rewriter, loc, inputs[0], width, /*isSigned=*/true);
-    OperationState state(loc, op->getName().getStringRef(), inputs,
-                         resultTypes, op->getAttrs());
-    if (auto constant = dyn_cast<stablehlo::ConstantOp>(op)) {
-      auto value = cast<DenseElementsAttr>(constant.getValue());
-      Type wide = getTypeConverter()->convertType(value.getElementType());
-      bool isUnsigned = cast<IntegerType>(value.getElementType()).isUnsigned();
-      auto widened = value.mapValues(wide, [&](const APInt &v) {
-        return isUnsigned ? v.zext(8) : v.sext(8);
-      });
-      state.attributes.set("value", widened);
-    }
-    // Regions move into the widened op once it exists: a region of the
-    // OperationState is not yet anchored to an op, and the rewriter's record
-    // of blocks moved into it dangles once the op takes the region over.
-    for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
-      state.addRegion();
-    Operation *widened = rewriter.create(state);
-    for (auto [region, moved] :
-         llvm::zip(op->getRegions(), widened->getRegions())) {
-      rewriter.inlineRegionBefore(region, moved, moved.end());
-      if (failed(rewriter.convertRegionTypes(&moved, *getTypeConverter())))
-        return failure();
-    }
+    Operation *widened =
+        rebuildWithConvertedTypes(op, inputs, rewriter, *getTypeConverter());
+    if (!widened)
+      return failure();
     SmallVector<Value> results(widened->getResults());
     // Results that can leave the narrow range, by the result's type (a
     // convert or product may narrow from a wider operand type).
@@ -170,50 +136,22 @@ struct WidenSubByteIntegersPass
     : impl::WidenSubByteIntegersBase<WidenSubByteIntegersPass> {
   void runOnOperation() override {
     // Every import runs this pass; most modules have nothing to widen.
-    if (!touchesSubByte(getOperation()))
+    if (!touchesTypesWhere(getOperation(), isSubByte))
       return;
-    MLIRContext *context = &getContext();
-    recordNarrowResults();
+    recordDeclaredResults(getOperation(), isSubByte, "tvm.narrow_results",
+                          [](Type type) {
+                            auto element =
+                                cast<IntegerType>(getElementTypeOrSelf(type));
+                            return (element.isUnsigned() ? "ui" : "i") +
+                                   std::to_string(element.getWidth());
+                          });
     WideningConverter converter;
-    ConversionTarget target(*context);
-    target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !hasSubByteTypes(op); });
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
-      return converter.isSignatureLegal(func.getFunctionType()) &&
-             converter.isLegal(&func.getBody());
-    });
-    RewritePatternSet patterns(context);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
-    populateReturnOpTypeConversionPattern(patterns, converter);
-    populateCallOpTypeConversionPattern(patterns, converter);
-    patterns.add<WidenOp>(converter, context);
+    RewritePatternSet patterns(&getContext());
+    patterns.add<WidenOp>(converter, &getContext());
     // What cannot be widened (bitcast_convert) stays and is reported by the
     // legality check.
-    (void)applyPartialConversion(getOperation(), target, std::move(patterns));
-  }
-
-  // The caller gets results of the types the program declares: each public
-  // function lists its narrow results' element types ("i4", "ui2"; "" for
-  // the others) in `tvm.narrow_results`, for the runtime to convert back.
-  void recordNarrowResults() {
-    Builder b(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isPrivate() ||
-          !llvm::any_of(func.getFunctionType().getResults(), isSubByte))
-        continue;
-      SmallVector<Attribute> names;
-      for (Type type : func.getFunctionType().getResults()) {
-        std::string name;
-        if (isSubByte(type)) {
-          auto element = cast<IntegerType>(getElementTypeOrSelf(type));
-          name = (element.isUnsigned() ? "ui" : "i") +
-                 std::to_string(element.getWidth());
-        }
-        names.push_back(b.getStringAttr(name));
-      }
-      func->setAttr("tvm.narrow_results", b.getArrayAttr(names));
-    }
+    convertStorageTypes(getOperation(), converter, isSubByte,
+                        std::move(patterns));
   }
 };
 

@@ -86,6 +86,18 @@ class _Int:
         return None
 
 
+def _ops(lines: list[str]):
+    """(result name, op name without dialect, operand names, attributes) of
+    each generic-form line; None for a line of another form."""
+    for line in lines:
+        m = _LINE.match(line.strip())
+        if not m:
+            yield None
+            continue
+        operands = [o.strip() for o in m.group(3).split(",") if o.strip()]
+        yield m.group(1), m.group(2).split(".", 1)[1], operands, m.group(4) or ""
+
+
 _COMPARE = {"EQ": int.__eq__, "NE": int.__ne__, "LT": int.__lt__, "LE": int.__le__, "GT": int.__gt__, "GE": int.__ge__}
 
 
@@ -95,11 +107,10 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], t: El
     model = _Int(t)
     shape = next(iter(leaves.values())).shape
     env = {name: [int(v) for v in np.asarray(a).reshape(-1).tolist()] for name, a in leaves.items()}
-    for line in lines:
-        m = _LINE.match(line.strip())
-        if not m:
+    for parsed in _ops(lines):
+        if parsed is None:
             return None
-        name, op, operands, attrs = m.group(1), m.group(2).split(".", 1)[1], [o.strip() for o in m.group(3).split(",") if o.strip()], m.group(4) or ""
+        name, op, operands, attrs = parsed
         if any(o not in env for o in operands):
             return None
         args = [env[o] for o in operands]
@@ -162,11 +173,10 @@ def evaluate_float(lines: list[str], result: str, leaves: dict[str, np.ndarray])
         a = np.asarray(a)
         env[name] = a.astype(np.clongdouble if np.iscomplexobj(a) else np.longdouble)
     with np.errstate(all="ignore"):
-        for line in lines:
-            m = _LINE.match(line.strip())
-            if not m:
+        for parsed in _ops(lines):
+            if parsed is None:
                 return None
-            name, op, operands, attrs = m.group(1), m.group(2).split(".", 1)[1], [o.strip() for o in m.group(3).split(",") if o.strip()], m.group(4) or ""
+            name, op, operands, attrs = parsed
             if any(o not in env for o in operands):
                 return None
             args = [env[o] for o in operands]
