@@ -303,3 +303,12 @@ def test_map_bodies_of_any_elementwise_op_and_empty_operands():
       return %0 : tensor<f32>
     }"""
     _against_xla(dot, np.zeros(0, np.float32), np.zeros(0, np.float32))
+
+
+def test_float_compared_with_itself_keeps_nan():
+    def f(x):
+        return jnp.where(x == x, x, 5.0), x <= x, x[0] >= x[0], x != x
+
+    x = np.array([np.nan, 1.0, np.inf], np.float32)
+    for a, e in zip(stablehlo_tvm.jit(f)(x), jax.jit(f)(x)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(e))

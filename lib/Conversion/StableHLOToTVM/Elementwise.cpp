@@ -276,6 +276,15 @@ Value notEqual(OpBuilder &builder, Location loc, Type type, Value lhs,
   return tvm::LogicalOrOp::create(builder, loc, type, ordered, eitherNaN);
 }
 
+/// Whether x and y are one value: the same SSA value or equal constants.
+bool sameValue(Value x, Value y) {
+  if (x == y)
+    return true;
+  auto cx = x.getDefiningOp<tvm::ConstantOp>();
+  auto cy = y.getDefiningOp<tvm::ConstantOp>();
+  return cx && cy && cx.getValue() == cy.getValue();
+}
+
 /// A float comparison in IEEE totalOrder (-NaN < -inf < ... < -0 < +0 < ...
 /// < +inf < +NaN), which Relax lacks: a kernel of the scalar comparison.
 Value totalOrderCompare(OpBuilder &builder, stablehlo::CompareOp op, Value lhs,
@@ -304,8 +313,20 @@ struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
       rewriter.replaceOp(op, totalOrderCompare(rewriter, op, lhs, rhs));
       return success();
     }
-    // TVM cannot compare booleans: compare them as bytes (false < true).
+    // A float compared with itself (or with an equal constant, which CSE
+    // merges): TVM folds x == x, x <= x and x >= x to true, which NaN is
+    // not. They are "not NaN" (and LT/GT false, NE isNaN, as folded).
     auto operandType = cast<RankedTensorType>(lhs.getType());
+    auto dir = op.getComparisonDirection();
+    using Dir = stablehlo::ComparisonDirection;
+    if (isa<FloatType>(operandType.getElementType()) &&
+        (dir == Dir::EQ || dir == Dir::LE || dir == Dir::GE) &&
+        sameValue(lhs, rhs)) {
+      Value nan = isNaN(rewriter, op.getLoc(), lhs);
+      rewriter.replaceOpWithNewOp<tvm::LogicalNotOp>(op, type, nan);
+      return success();
+    }
+    // TVM cannot compare booleans: compare them as bytes (false < true).
     if (operandType.getElementType().isInteger(1)) {
       Type u8 = IntegerType::get(getContext(), 8, IntegerType::Unsigned);
       lhs = tvm::AsTypeOp::create(rewriter, op.getLoc(), operandType.clone(u8),

@@ -284,3 +284,21 @@ func.func @total_order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
+
+// -----
+
+// A float compared with itself: TVM would fold x == x to true; NaN is not
+// equal to itself. EQ, LE and GE are "not NaN"; equal constants count as one.
+// CHECK-LABEL: func @self_comparison
+// CHECK: %[[N:.*]] = tvm.isnan %arg0
+// CHECK: tvm.logical_not %[[N]]
+// CHECK: %[[C:.*]] = tvm.constant
+// CHECK: %[[CN:.*]] = tvm.isnan %[[C]]
+// CHECK: tvm.logical_not %[[CN]]
+func.func @self_comparison(%x: tensor<3xf32>) -> (tensor<3xi1>, tensor<i1>) {
+  %0 = stablehlo.compare EQ, %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %a = stablehlo.constant dense<0xFFF0000000000001> : tensor<f64>
+  %b = stablehlo.constant dense<0xFFF0000000000001> : tensor<f64>
+  %1 = stablehlo.compare GE, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+  return %0, %1 : tensor<3xi1>, tensor<i1>
+}
