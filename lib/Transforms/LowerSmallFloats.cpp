@@ -192,8 +192,7 @@ struct StoreInF32 : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isa<func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
-        !isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect()))
+    if (!isConvertedOp(op))
       return failure();
     if (isa<stablehlo::BitcastConvertOp, stablehlo::ReducePrecisionOp>(op))
       return rewriter.notifyMatchFailure(op, "reads the bit layout");

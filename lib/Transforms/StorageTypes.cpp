@@ -2,6 +2,8 @@
 
 #include "StorageTypes.h"
 
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 
@@ -42,6 +44,10 @@ void convertStorageTypes(ModuleOp module, const TypeConverter &converter,
   populateReturnOpTypeConversionPattern(patterns, converter);
   populateCallOpTypeConversionPattern(patterns, converter);
   (void)applyPartialConversion(module, target, std::move(patterns));
+}
+
+bool isConvertedOp(Operation *op) {
+  return isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect());
 }
 
 Operation *rebuildWithConvertedTypes(Operation *op, ValueRange operands,

@@ -35,6 +35,10 @@ void convertStorageTypes(ModuleOp module, const TypeConverter &converter,
                          std::function<bool(Type)> predicate,
                          RewritePatternSet &&patterns);
 
+/// Whether the op patterns convert `op`: a stablehlo op (function
+/// signatures, calls and returns have patterns of their own).
+bool isConvertedOp(Operation *op);
+
 /// `op` rebuilt on `operands` with its result types converted and its
 /// regions moved over (block argument types converted); null on failure.
 Operation *rebuildWithConvertedTypes(Operation *op, ValueRange operands,

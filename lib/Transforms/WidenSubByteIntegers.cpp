@@ -73,8 +73,7 @@ struct WidenOp : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isa<func::FuncOp, func::ReturnOp, func::CallOp>(op) ||
-        !isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect()))
+    if (!isConvertedOp(op))
       return failure();
     if (isa<stablehlo::BitcastConvertOp>(op))
       return rewriter.notifyMatchFailure(op, "the bit layout is the width's");
