@@ -136,6 +136,13 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], t: El
     return np.array(env[result], dtype=object).astype(np.int64 if t.kind != "uint" else np.uint64).astype(t.dtype).reshape(shape)
 
 
+def atan2(y, x):
+    """The spec's atan2; of complex operands -i log((x + iy) / sqrt(x^2 + y^2))."""
+    if np.iscomplexobj(y) or np.iscomplexobj(x):
+        return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+    return np.arctan2(y, x)
+
+
 def _float_ops():
     """numpy's functions for the float ops of the table, which accept long
     double (scipy's special functions compute in float64)."""
@@ -155,7 +162,7 @@ def _float_ops():
     }
     binary = {
         "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide, "remainder": np.fmod,
-        "power": np.power, "maximum": np.maximum, "minimum": np.minimum, "atan2": np.arctan2,
+        "power": np.power, "maximum": np.maximum, "minimum": np.minimum, "atan2": atan2,
     }
     return unary, binary
 

@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import models
 from .types import BOOL, COMPLEX, FLOAT, INT, SINT, SMALL_FLOATS, TYPES, UINT, ElementType, tensor_type, values
 
 Rng = np.random.Generator
@@ -113,13 +114,6 @@ def _logistic(x):
         return 1 / (1 + np.exp(-x))
 
 
-def _atan2(y, x):
-    """The spec's atan2; for complex operands -i log((x + iy) / sqrt(x^2 + y^2))."""
-    if np.iscomplexobj(y) or np.iscomplexobj(x):
-        return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
-    return np.arctan2(y, x)
-
-
 def _cbrt(x):
     return np.cbrt(x) if not np.iscomplexobj(x) else x ** (1 / 3)
 
@@ -210,7 +204,7 @@ BINARY: dict[str, Elementwise] = {
     "shift_left": Elementwise(INT, exact=True),
     "shift_right_arithmetic": Elementwise(INT, exact=True),
     "shift_right_logical": Elementwise(INT, exact=True),
-    "atan2": Elementwise(FLOATISH, reference=_atan2),
+    "atan2": Elementwise(FLOATISH, reference=models.atan2),
 }
 # add, subtract and multiply are exact on integers and round once on floats.
 _ROUNDED_ONCE = {"add", "subtract", "multiply", "divide", "remainder"}
@@ -491,12 +485,10 @@ def gen_expression(rng: Rng) -> Case:
 def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, leaves: list[str]) -> None:
     """Elementwise programs get a model (models.py): exact for integers and
     booleans, long double for floats and complex numbers."""
-    from .models import evaluate, evaluate_float
-
     if t.kind in ("float", "complex"):
-        case.float_model = lambda *args: evaluate_float(lines, result, dict(zip(leaves, args)))
+        case.float_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)))
     elif case.model is None:
-        case.model = lambda *args: [evaluate(lines, result, dict(zip(leaves, args)), t)]
+        case.model = lambda *args: [models.evaluate(lines, result, dict(zip(leaves, args)), t)]
         case.model_name = "the spec's integer semantics"
 
 
