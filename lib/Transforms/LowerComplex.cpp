@@ -551,7 +551,7 @@ COMPLEX_UNARY(NegLowering, stablehlo::NegOp,
 COMPLEX_UNARY(ConjLowering, chlo::ConjOp,
               (Parts{x[0].first, c.neg(x[0].second)}))
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
-COMPLEX_UNARY(SquareLowering, chlo::SquareOp, c.mul(x[0], x[0]))
+COMPLEX_UNARY(SquareLowering, chlo::SquareOp, c.square(x[0]))
 COMPLEX_UNARY(DivLowering, stablehlo::DivOp, c.div(x[0], x[1]))
 COMPLEX_MATH(PowLowering, stablehlo::PowOp,
               c.exp(c.mul(x[1], c.log(x[0]))))

@@ -783,8 +783,14 @@ def gen_reduce(rng: Rng) -> Case:
     shape = _shape(rng, rank=int(rng.integers(1, 5)))
     types, xs = _reduction_operands(rng, shape)
     region, names, _ = _monoid_region(rng, types)
-    if names[0] not in ("argmax", "argmin") and any(n.startswith(("maximum", "minimum")) for n in names) and types[0].kind == "float":
-        xs[0] = values(rng, types[0], shape)  # max/min are exact on any value
+    if names[0] not in ("argmax", "argmin"):
+        # Each operand's values by its own body: max/min are exact on any
+        # value, sums and products only on small integers.
+        for i, name in enumerate(names):
+            if name.startswith(("maximum", "minimum")) and types[i].kind == "float":
+                xs[i] = values(rng, types[i], shape)
+            elif name in ("add", "multiply"):
+                xs[i] = values(rng, types[i], shape, "exact")
     dims = sorted(rng.choice(len(shape), int(rng.integers(0, len(shape) + 1)), replace=False).tolist())
     out = tuple(d for i, d in enumerate(shape) if i not in dims)
     inits = _init_for(names, types)
