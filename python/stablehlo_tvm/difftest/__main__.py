@@ -6,6 +6,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import sys
 
 from .ops import FAMILIES
@@ -27,7 +28,9 @@ def write_into_doc(report: str, path: str) -> None:
         text = ""
     at = text.find(DIFFERENTIAL_MARKER)
     head = text[:at].rstrip() if at >= 0 else text.rstrip()
-    # One level down: the corpus report is the page's title.
+    # One level down: the corpus report is the page's title. The reduced
+    # files stay in the run's directory (seed and case reproduce them).
+    report = re.sub(r" \([^()\s]+\.mlir\)", "", report)
     section = "\n".join("#" + line if line.startswith("#") else line for line in report.splitlines()) + "\n"
     with open(path, "w", encoding="utf-8") as f:
         f.write(head + "\n\n" + DIFFERENTIAL_MARKER + "\n\n" + section)
