@@ -312,3 +312,34 @@ def test_float_compared_with_itself_keeps_nan():
     x = np.array([np.nan, 1.0, np.inf], np.float32)
     for a, e in zip(stablehlo_tvm.jit(f)(x), jax.jit(f)(x)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(e))
+
+
+def test_unsigned_subtraction_and_integer_chains_in_map_bodies():
+    # Once region-body kernels: TVM proved x >> x to be 0 and folded the
+    # unsigned 0 - x to 0; a sign/not/shift chain failed its constant
+    # folder ("cannot make uint from negative value"). Maps of elementwise
+    # bodies are tensor ops now.
+    unsigned = """func.func @main(%x: tensor<4xui64>) -> tensor<4xui64> {
+      %0 = "stablehlo.map"(%x) ({
+      ^bb0(%a: tensor<ui64>):
+        %s = stablehlo.shift_right_logical %a, %a : tensor<ui64>
+        %d = stablehlo.subtract %s, %a : tensor<ui64>
+        stablehlo.return %d : tensor<ui64>
+      }) {dimensions = array<i64: 0>} : (tensor<4xui64>) -> tensor<4xui64>
+      return %0 : tensor<4xui64>
+    }"""
+    _against_xla(unsigned, np.array([6, 0, 1, 2**63], np.uint64))
+    chain = """func.func @main(%x: tensor<6xi16>) -> tensor<6xi16> {
+      %0 = "stablehlo.map"(%x) ({
+      ^bb0(%a: tensor<i16>):
+        %s = stablehlo.sign %a : tensor<i16>
+        %n = stablehlo.not %a : tensor<i16>
+        %l = stablehlo.shift_left %s, %n : tensor<i16>
+        %m = stablehlo.maximum %a, %a : tensor<i16>
+        %t = stablehlo.sign %m : tensor<i16>
+        %r = stablehlo.remainder %l, %t : tensor<i16>
+        stablehlo.return %r : tensor<i16>
+      }) {dimensions = array<i64: 0>} : (tensor<6xi16>) -> tensor<6xi16>
+      return %0 : tensor<6xi16>
+    }"""
+    _against_xla(chain, np.array([-3, -1, 0, 1, 15, -32768], np.int16))
