@@ -21,15 +21,13 @@ import collections
 import json
 import os
 import re
-import selectors
-import subprocess
 import sys
 import time
 from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, workers
 from .corpus import iter_mlir_files, split_programs
 from .shapes import entry_function, is_dynamic
 
@@ -329,64 +327,27 @@ def run_file(path: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 
+def _run_file_or_error(path: str) -> dict[str, Any]:
+    try:
+        return run_file(path)
+    except Exception as e:  # a bug in the runner itself is an error result
+        return {"file": path, "status": "error", "ops": [], "dtypes": [], "message": f"runner: {e}"[:400], "seconds": 0}
+
+
 def _worker_main() -> int:
     import jax  # noqa: F401  (loaded before TVM, as in user programs)
 
-    for line in sys.stdin:
-        path = line.strip()
-        if not path:
-            continue
-        try:
-            result = run_file(path)
-        except Exception as e:  # a bug in the runner itself is an error result
-            result = {"file": path, "status": "error", "ops": [], "dtypes": [], "message": f"runner: {e}"[:400], "seconds": 0}
-        sys.stdout.write(json.dumps(result) + "\n")
-        sys.stdout.flush()
-    return 0
+    return workers.serve(_run_file_or_error)
 
 
-class _Worker:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stablehlo_tvm.conformance", "--worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def run(self, path: str, timeout: float) -> dict[str, Any]:
-        start = time.perf_counter()
-        try:
-            self.proc.stdin.write(path + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            return self._dead(path, start)
-        selector = selectors.DefaultSelector()
-        selector.register(self.proc.stdout, selectors.EVENT_READ)
-        ready = selector.select(timeout)
-        selector.close()
-        if not ready:
-            self.proc.kill()
-            self.proc.wait()
-            return {"file": path, "status": "timeout", "ops": _ops_in_text(path), "dtypes": [], "message": f"over {timeout:.0f} s", "seconds": round(time.perf_counter() - start, 3)}
-        line = self.proc.stdout.readline()
-        if not line:
-            return self._dead(path, start)
-        return json.loads(line)
-
-    def _dead(self, path: str, start: float) -> dict[str, Any]:
-        code = self.proc.wait()
-        return {"file": path, "status": "crash", "ops": _ops_in_text(path), "dtypes": [], "message": f"worker exited with {code}", "seconds": round(time.perf_counter() - start, 3)}
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def close(self) -> None:
-        if self.alive():
-            self.proc.stdin.close()
-            self.proc.wait(timeout=30)
+def _run_in(worker: "workers.Worker", path: str, timeout: float) -> dict[str, Any]:
+    """`path`'s result from `worker`; a crash or a timeout is a result too."""
+    start = time.perf_counter()
+    reply = worker.request(path, timeout)
+    if not isinstance(reply, workers.Failure):
+        return reply
+    message = f"over {timeout:.0f} s" if reply.kind == "timeout" else f"worker exited with {reply.exit_code}"
+    return {"file": path, "status": reply.kind, "ops": _ops_in_text(path), "dtypes": [], "message": message, "seconds": round(time.perf_counter() - start, 3)}
 
 
 def run_files(paths: list[str], jobs: int = 1, timeout: float = 300.0, progress: bool = False) -> list[dict[str, Any]]:
@@ -401,20 +362,20 @@ def run_files(paths: list[str], jobs: int = 1, timeout: float = 300.0, progress:
     lock = threading.Lock()
 
     def slot() -> None:
-        worker = _Worker()
+        worker = workers.Worker("stablehlo_tvm.conformance")
         while True:
             try:
                 i, path = tasks.get_nowait()
             except queue.Empty:
                 break
             if not worker.alive():
-                worker = _Worker()
-            results[i] = worker.run(path, timeout)
+                worker = workers.Worker("stablehlo_tvm.conformance")
+            results[i] = _run_in(worker, path, timeout)
             with lock:
                 done[0] += 1
                 if progress:
                     print(f"[{done[0]}/{len(paths)}] {results[i]['status']:11s} {path}", file=sys.stderr, flush=True)
-        worker.close()
+        worker.close(timeout=30)
 
     threads = [threading.Thread(target=slot) for _ in range(max(1, jobs))]
     for t in threads:

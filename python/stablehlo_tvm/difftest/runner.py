@@ -10,18 +10,18 @@ hangs has its batch retried the same way in a new worker.
 
 from __future__ import annotations
 
-import json
 import re
 import os
-import selectors
-import subprocess
 import sys
 import time
 from typing import Any
 
 import numpy as np
 
+from .. import workers
 from .ops import Case, generate
+
+_MODULE = "stablehlo_tvm.difftest"
 from .types import TYPES, ElementType, mlir_literal
 
 # ---------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def _subnormal(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def explain(case: Case, index: int, actual: np.ndarray, expected: np.ndarray, bad: np.ndarray) -> str | None:
+def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarray) -> str | None:
     """Why the differing elements differ, when every one of them has a
     known reason; None otherwise.
 
@@ -254,7 +254,7 @@ def judge(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> dict[
         bad = mismatches(a, e, case.exact)
         if not bad.any():
             continue
-        reason = explain(case, i, a, e, bad) or _by_model(case, ours, theirs)
+        reason = explain(case, a, e, bad) or _by_model(case, ours, theirs)
         if reason is None:
             where = tuple(int(v) for v in np.argwhere(bad)[0]) if bad.ndim else ()
             return {"status": "mismatch", "message": f"result {i}: {int(bad.sum())} of {bad.size} differ; at {list(where)}: {a[where]!r} where XLA gives {e[where]!r}"}
@@ -268,8 +268,7 @@ def _stage(name: str) -> None:
     """Tells the parent which side runs next: a worker that dies in XLA
     is XLA's crash, not the import's."""
     if _REPORT_STAGES:
-        sys.stdout.write(json.dumps({"stage": name}) + "\n")
-        sys.stdout.flush()
+        workers.report_stage(name)
 
 
 _REPORT_STAGES = False
@@ -413,81 +412,42 @@ def run_batch(seed: int, indices: list[int], families: list[str] | None, out_dir
     return results
 
 
+def _handle(task: dict[str, Any]) -> list[dict[str, Any]]:
+    if task.get("import_only"):
+        # Was a crash the import's? Run it without XLA in the process.
+        case = generate(task["seed"], task["indices"][0], task["families"])
+        text, args = batch_module([case])
+        try:
+            _run_import(text, args)
+            return [{"status": "import-ok"}]
+        except Exception as e:
+            return [{"status": "error", "message": _first_line(e)}]
+    try:
+        return run_batch(task["seed"], task["indices"], task["families"], task["out"], task["reduce"])
+    except Exception as e:
+        import traceback
+
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        message = f"runner: {type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})"[:300]
+        return [{"index": i, "family": "?", "detail": "", "types": [], "status": "error", "message": message} for i in task["indices"]]
+
+
 def _worker_main() -> int:
     import jax  # noqa: F401  (loaded before TVM, as in user programs)
 
     global _REPORT_STAGES
     _REPORT_STAGES = True
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        task = json.loads(line)
-        if task.get("import_only"):
-            # Was a crash the import's? Run it without XLA in the process.
-            case = generate(task["seed"], task["indices"][0], task["families"])
-            text, args = batch_module([case])
-            try:
-                _run_import(text, args)
-                results = [{"status": "import-ok"}]
-            except Exception as e:
-                results = [{"status": "error", "message": _first_line(e)}]
-            sys.stdout.write(json.dumps(results) + "\n")
-            sys.stdout.flush()
-            continue
-        try:
-            results = run_batch(task["seed"], task["indices"], task["families"], task["out"], task["reduce"])
-        except Exception as e:
-            import traceback
-
-            where = traceback.extract_tb(e.__traceback__)[-1]
-            message = f"runner: {type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})"[:300]
-            results = [{"index": i, "family": "?", "detail": "", "types": [], "status": "error", "message": message} for i in task["indices"]]
-        sys.stdout.write(json.dumps(results) + "\n")
-        sys.stdout.flush()
-    return 0
+    return workers.serve(_handle)
 
 
-class _Worker:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "stablehlo_tvm.difftest", "--worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
-        )
-
-    def run(self, task: dict[str, Any], timeout: float) -> list[dict[str, Any]] | str:
-        """The batch's verdicts, or why the worker gave none."""
-        try:
-            self.proc.stdin.write(json.dumps(task) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            return f"crash (exit {self.proc.wait()})"
-        stage = "?"
-        deadline = time.monotonic() + timeout
-        while True:
-            selector = selectors.DefaultSelector()
-            selector.register(self.proc.stdout, selectors.EVENT_READ)
-            ready = selector.select(max(0.0, deadline - time.monotonic()))
-            selector.close()
-            if not ready:
-                self.proc.kill()
-                self.proc.wait()
-                return f"timeout in {stage} (over {timeout:.0f} s)"
-            line = self.proc.stdout.readline()
-            if not line:
-                return f"crash in {stage} (exit {self.proc.wait()})"
-            message = json.loads(line)
-            if isinstance(message, dict):
-                stage = message["stage"]
-                continue
-            return message
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def close(self) -> None:
-        if self.alive():
-            self.proc.stdin.close()
-            self.proc.wait(timeout=60)
+def _run_in(worker: "workers.Worker", task: dict[str, Any], timeout: float) -> list[dict[str, Any]] | str:
+    """The batch's verdicts, or why the worker gave none."""
+    reply = worker.request(task, timeout)
+    if not isinstance(reply, workers.Failure):
+        return reply
+    if reply.kind == "timeout":
+        return f"timeout in {reply.stage} (over {timeout:.0f} s)"
+    return f"crash in {reply.stage} (exit {reply.exit_code})"
 
 
 def run(seed: int, count: int, start: int = 0, batch: int = 32, jobs: int = 1, families: list[str] | None = None,
@@ -511,16 +471,16 @@ def run(seed: int, count: int, start: int = 0, batch: int = 32, jobs: int = 1, f
     began = time.perf_counter()
 
     def slot() -> None:
-        worker = _Worker()
+        worker = workers.Worker(_MODULE)
         while True:
             try:
                 indices = tasks.get_nowait()
             except queue.Empty:
                 break
             if not worker.alive():
-                worker = _Worker()
+                worker = workers.Worker(_MODULE)
             task = {"seed": seed, "indices": indices, "families": families, "out": out_dir, "reduce": reduce}
-            verdicts = worker.run(task, timeout * max(1, len(indices) // 8))
+            verdicts = _run_in(worker, task, timeout * max(1, len(indices) // 8))
             if isinstance(verdicts, str):
                 if len(indices) > 1:  # find the case that did it
                     for i in indices:
@@ -533,8 +493,8 @@ def run(seed: int, count: int, start: int = 0, batch: int = 32, jobs: int = 1, f
                 elif status == "crash":
                     # XLA can corrupt the heap (sub-byte sorts) and the import
                     # trip over it later: the import alone decides.
-                    worker = _Worker()
-                    alone = worker.run({"seed": seed, "indices": indices, "families": families, "import_only": True}, timeout)
+                    worker = workers.Worker(_MODULE)
+                    alone = _run_in(worker, {"seed": seed, "indices": indices, "families": families, "import_only": True}, timeout)
                     if isinstance(alone, list) and alone[0]["status"] == "import-ok":
                         status, verdicts = "xla-error", "crash after XLA ran; the import alone runs"
                 verdicts = [{"index": indices[0], "family": case.family, "detail": case.detail, "types": [], "status": status, "message": verdicts}]
