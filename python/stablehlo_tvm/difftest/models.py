@@ -10,6 +10,7 @@ reference a few orders of magnitude closer than either side."""
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 import numpy as np
 
@@ -98,6 +99,26 @@ def _ops(lines: list[str]):
         yield m.group(1), m.group(2).split(".", 1)[1], operands, m.group(4) or ""
 
 
+def _run(lines: list[str], result: str, env: dict[str, Any], apply: Callable[[str, list, str], Any]) -> Any:
+    """`result` of `lines` with `env` bound, each op computed by
+    `apply(op, args, attrs)` (None: not modelled, and so is the program)."""
+    for parsed in _ops(lines):
+        if parsed is None:
+            return None
+        name, op, operands, attrs = parsed
+        if any(o not in env for o in operands):
+            return None
+        value = apply(op, [env[o] for o in operands], attrs)
+        if value is None:
+            return None
+        env[name] = value
+    return env.get(result)
+
+
+def _direction(attrs: str) -> str:
+    return re.search(r"comparison_direction (\w+)", attrs).group(1)
+
+
 _COMPARE = {"EQ": int.__eq__, "NE": int.__ne__, "LT": int.__lt__, "LE": int.__le__, "GT": int.__gt__, "GE": int.__ge__}
 
 
@@ -107,33 +128,24 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], t: El
     model = _Int(t)
     shape = next(iter(leaves.values())).shape
     env = {name: [int(v) for v in np.asarray(a).reshape(-1).tolist()] for name, a in leaves.items()}
-    for parsed in _ops(lines):
-        if parsed is None:
-            return None
-        name, op, operands, attrs = parsed
-        if any(o not in env for o in operands):
-            return None
-        args = [env[o] for o in operands]
+
+    def apply(op: str, args: list, attrs: str) -> list | None:
         if op == "compare":
-            direction = re.search(r"comparison_direction (\w+)", attrs).group(1)
-            env[name] = [int(_COMPARE[direction](a, b)) for a, b in zip(*args)]
-        elif op == "select":
-            env[name] = [a if p else b for p, a, b in zip(*args)]
-        elif len(args) == 1:
+            return [int(_COMPARE[_direction(attrs)](a, b)) for a, b in zip(*args)]
+        if op == "select":
+            return [a if p else b for p, a, b in zip(*args)]
+        if len(args) == 1:
             out = [model.unary(op, a) for a in args[0]]
-            if any(v is None for v in out):
-                return None
-            env[name] = out
         elif len(args) == 2:
             out = [model.binary(op, a, b) for a, b in zip(*args)]
-            if any(v is None for v in out):
-                return None
-            env[name] = out
         else:
             return None
-    if result not in env:
+        return None if any(v is None for v in out) else out
+
+    values = _run(lines, result, env, apply)
+    if values is None:
         return None
-    return np.array(env[result], dtype=object).astype(np.int64 if t.kind != "uint" else np.uint64).astype(t.dtype).reshape(shape)
+    return np.array(values, dtype=object).astype(np.int64 if t.kind != "uint" else np.uint64).astype(t.dtype).reshape(shape)
 
 
 def atan2(y, x):
@@ -179,26 +191,20 @@ def evaluate_float(lines: list[str], result: str, leaves: dict[str, np.ndarray])
     for name, a in leaves.items():
         a = np.asarray(a)
         env[name] = a.astype(np.clongdouble if np.iscomplexobj(a) else np.longdouble)
+
+    def apply(op: str, args: list, attrs: str) -> np.ndarray | None:
+        try:
+            if op == "compare":
+                return _FLOAT_COMPARE[_direction(attrs)](*args)
+            if op == "select":
+                return np.where(*args)
+            if len(args) == 1 and op in unary:
+                return np.asarray(unary[op](args[0]))
+            if len(args) == 2 and op in binary:
+                return np.asarray(binary[op](*args))
+        except TypeError:  # no such function for these types
+            pass
+        return None
+
     with np.errstate(all="ignore"):
-        for parsed in _ops(lines):
-            if parsed is None:
-                return None
-            name, op, operands, attrs = parsed
-            if any(o not in env for o in operands):
-                return None
-            args = [env[o] for o in operands]
-            try:
-                if op == "compare":
-                    direction = re.search(r"comparison_direction (\w+)", attrs).group(1)
-                    env[name] = _FLOAT_COMPARE[direction](*args)
-                elif op == "select":
-                    env[name] = np.where(*args)
-                elif len(args) == 1 and op in unary:
-                    env[name] = np.asarray(unary[op](args[0]))
-                elif len(args) == 2 and op in binary:
-                    env[name] = np.asarray(binary[op](*args))
-                else:
-                    return None
-            except TypeError:
-                return None
-    return env.get(result)
+        return _run(lines, result, env, apply)

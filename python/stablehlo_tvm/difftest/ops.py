@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from . import models
-from .types import BOOL, COMPLEX, FLOAT, INT, SINT, SMALL_FLOATS, TYPES, UINT, ElementType, tensor_type, values
+from .types import BOOL, COMPLEX, FLOAT, INT, SINT, SMALL_FLOATS, TYPES, ElementType, tensor_type, values
 
 Rng = np.random.Generator
 
