@@ -57,6 +57,21 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def SinkBroadcasts : Pass<"stablehlo-sink-broadcasts", "ModuleOp"> {
+  let summary = "Compute elementwise ops on the values their operands broadcast";
+  let description = [{
+    An elementwise op whose operands are all `broadcast_in_dim`s of equally
+    shaped values with one dimension mapping, or splat constants, becomes
+    the op on those values, broadcast once: the same elements, each
+    computed once. JAX writes such ops wherever a loop counter or a scalar
+    meets a tensor (`broadcast(i) % broadcast(2)`); in a loop body each was
+    a kernel over the whole tensor per iteration. Runs after private
+    functions are inlined (jnp's helpers are private functions) and shapes
+    are refined (static shapes only).
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def RefineShapes : Pass<"stablehlo-refine-shapes", "ModuleOp"> {
   let summary = "Make dynamic shapes static where the program determines them";
   let description = [{
