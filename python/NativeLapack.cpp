@@ -1,8 +1,9 @@
 //===- NativeLapack.cpp - LAPACK calls without the interpreter ------------===//
 //
-// The real f32/f64 forms of `stablehlo_tvm.lapack.getrf`, `.potrf` and
-// `.trsm` (the routines of jnp.linalg.solve, cholesky and triangular solves)
-// as native TVM FFI functions calling LAPACK through function pointers.
+// The real f32/f64 forms of `stablehlo_tvm.lapack.getrf`, `.potrf`, `.trsm`
+// (jnp.linalg.solve, cholesky and triangular solves), `.geqrf`, `.orgqr`
+// (qr), `.syevd` (eigh) and `.gesdd` (svd) as native TVM FFI functions
+// calling LAPACK through function pointers.
 // Through Python (lapack.py) each call cost ~30 us of interpreter and
 // wrapper work; a solve inside a loop kernel made three of them per
 // iteration. The calling conventions (operands, int options, outputs; 1-based
@@ -14,7 +15,8 @@
 // conventions: every argument by address, column-major matrices); Python
 // passes their addresses. Row-major memory is the transpose in column-major
 // order, so potrf and trsm solve the transposed problem in place and getrf
-// works on a transposed copy.
+// works on a transposed copy, as do the QR, eigen- and singular value
+// routines (their results are transposed back).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,17 @@ using Trsm = void (*)(char *side, char *uplo, char *trans, char *diag, int *m,
                       int *n, void *alpha, void *a, int *lda, void *b,
                       int *ldb);
 
+using Geqrf = void (*)(int *m, int *n, void *a, int *lda, void *tau,
+                       void *work, int *lwork, int *info);
+using Orgqr = void (*)(int *m, int *n, int *k, void *a, int *lda, void *tau,
+                       void *work, int *lwork, int *info);
+using Syevd = void (*)(char *jobz, char *uplo, int *n, void *a, int *lda,
+                       void *w, void *work, int *lwork, int *iwork,
+                       int *liwork, int *info);
+using Gesdd = void (*)(char *jobz, int *m, int *n, void *a, int *lda, void *s,
+                       void *u, int *ldu, void *vt, int *ldvt, void *work,
+                       int *lwork, int *iwork, int *info);
+
 /// One routine in single ([0]) and double ([1]) precision.
 template <typename F> struct Precisions {
   F of[2] = {nullptr, nullptr};
@@ -49,6 +62,10 @@ template <typename F> struct Precisions {
 Precisions<Getrf> getrfs;
 Precisions<Potrf> potrfs;
 Precisions<Trsm> trsms;
+Precisions<Geqrf> geqrfs;
+Precisions<Orgqr> orgqrs;
+Precisions<Syevd> syevds;
+Precisions<Gesdd> gesdds;
 
 /// 0 for f32, 1 for f64, -1 for anything else.
 int precision(const ffi::TensorView &t) {
@@ -192,6 +209,192 @@ bool trsm(ffi::PackedArgs args) {
   return true;
 }
 
+/// LAPACK's workspace: the size a query (lwork = -1) wrote into `query`,
+/// in elements of the routine's precision.
+struct Workspace {
+  std::vector<double> storage;
+  int size = 0;
+  Workspace(const double &query, bool isDouble) {
+    double wanted = isDouble ? query
+                             : static_cast<double>(
+                                   *reinterpret_cast<const float *>(&query));
+    size = std::max(1, static_cast<int>(wanted));
+    storage.resize(size); // doubles: room for `size` of either precision
+  }
+  void *data() { return storage.data(); }
+};
+
+// geqrf(a) -> qr, tau: Householder QR, R above the diagonal, reflectors
+// below.
+bool geqrf(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, t, which) ||
+      !geqrfs.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
+      precision(t[2]) != which)
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
+  int64_t reflectors = std::min(rows, cols), batches = batchCount(a, 2);
+  size_t element = which ? 8 : 4, matrix = rows * cols * element;
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix);
+  int m = rows, n = cols, lda = std::max<int>(1, m), info = 0, query = -1;
+  double size = 0;
+  geqrfs.of[which](&m, &n, scratch.data(), &lda, nullptr, &size, &query,
+                   &info);
+  Workspace work(size, which);
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
+                   /*toColumnMajor=*/true);
+    geqrfs.of[which](&m, &n, scratch.data(), &lda,
+                     bytes(t[2]) + b * reflectors * element, work.data(),
+                     &work.size, &info);
+    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), rows, cols,
+                   element, /*toColumnMajor=*/false);
+  }
+  return true;
+}
+
+// orgqr(a, tau) -> q: the first columns of Q from geqrf's reflectors.
+bool orgqr(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, t, which) ||
+      !orgqrs.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
+      precision(t[2]) != which || t[1].ndim() < 1)
+    return false;
+  const ffi::TensorView &a = t[0], &tau = t[1];
+  int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
+  int64_t reflectors = tau.shape()[tau.ndim() - 1], batches = batchCount(a, 2);
+  if (reflectors > std::min(rows, cols) || cols > rows)
+    return false;
+  size_t element = which ? 8 : 4, matrix = rows * cols * element;
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix);
+  int m = rows, n = cols, k = reflectors, lda = std::max<int>(1, m), info = 0,
+      query = -1;
+  double size = 0;
+  orgqrs.of[which](&m, &n, &k, scratch.data(), &lda, bytes(tau), &size,
+                   &query, &info);
+  Workspace work(size, which);
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
+                   /*toColumnMajor=*/true);
+    orgqrs.of[which](&m, &n, &k, scratch.data(), &lda,
+                     bytes(tau) + b * reflectors * element, work.data(),
+                     &work.size, &info);
+    transposedCopy(bytes(t[2]) + b * matrix, scratch.data(), rows, cols,
+                   element, /*toColumnMajor=*/false);
+  }
+  return true;
+}
+
+// syevd(a, compute_vectors, lower) -> v, w, info: eigenvalues ascending,
+// eigenvectors in v's columns (v is a itself without them).
+bool syevd(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 6 || !tensorsOf(args, {0, 3, 4, 5}, t, which) ||
+      !syevds.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
+      precision(t[2]) != which || t[3].dtype().bits != 32)
+    return false;
+  auto vectors = args[1].try_cast<int64_t>();
+  auto lower = args[2].try_cast<int64_t>();
+  if (!vectors || !lower)
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
+  size_t element = which ? 8 : 4, matrix = size * size * element;
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix);
+  char jobz = *vectors ? 'V' : 'N', uplo = *lower ? 'L' : 'U';
+  int n = size, lda = std::max<int>(1, n), info = 0, query = -1, iquery = 0;
+  double lworkSize = 0;
+  syevds.of[which](&jobz, &uplo, &n, scratch.data(), &lda, nullptr,
+                   &lworkSize, &query, &iquery, &query, &info);
+  Workspace work(lworkSize, which);
+  std::vector<int> iwork(std::max(1, iquery));
+  int liwork = iwork.size();
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), size, size, element,
+                   /*toColumnMajor=*/true);
+    syevds.of[which](&jobz, &uplo, &n, scratch.data(), &lda,
+                     bytes(t[2]) + b * size * element, work.data(), &work.size,
+                     iwork.data(), &liwork,
+                     reinterpret_cast<int *>(bytes(t[3])) + b);
+    if (*vectors)
+      transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), size, size,
+                     element, /*toColumnMajor=*/false);
+    else if (bytes(t[1]) != bytes(a))
+      std::memcpy(bytes(t[1]) + b * matrix, bytes(a) + b * matrix, matrix);
+  }
+  return true;
+}
+
+// gesdd(a, vectors) -> a, s, u, vt, info; vectors: 0 none (u and vt are
+// zeros), 1 the first min(m, n) columns of U and rows of Vt, 2 all.
+bool gesdd(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 7 || !tensorsOf(args, {0, 2, 3, 4, 5, 6}, t, which) ||
+      !gesdds.of[which] || t[0].ndim() < 2 || t[5].dtype().bits != 32)
+    return false;
+  for (int k = 1; k < 5; ++k)
+    if (precision(t[k]) != which)
+      return false;
+  auto vectors = args[1].try_cast<int64_t>();
+  if (!vectors || *vectors < 0 || *vectors > 2)
+    return false;
+  const ffi::TensorView &a = t[0], &u = t[3], &vt = t[4];
+  int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
+  int64_t k = std::min(rows, cols), batches = batchCount(a, 2);
+  int64_t uCols = *vectors == 2 ? rows : k, vtRows = *vectors == 2 ? cols : k;
+  size_t element = which ? 8 : 4, matrix = rows * cols * element;
+  size_t uMatrix = rows * uCols * element, vtMatrix = vtRows * cols * element;
+  if (*vectors &&
+      (u.numel() != batches * rows * uCols || vt.numel() != batches * vtRows * cols))
+    return false;
+  if (bytes(t[1]) != bytes(a))
+    std::memcpy(bytes(t[1]), bytes(a), matrix * batches);
+  if (!*vectors) {
+    std::memset(bytes(u), 0, u.numel() * element);
+    std::memset(bytes(vt), 0, vt.numel() * element);
+  }
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix), uScratch(*vectors ? uMatrix : element),
+      vtScratch(*vectors ? vtMatrix : element);
+  char jobz = *vectors == 0 ? 'N' : *vectors == 1 ? 'S' : 'A';
+  int m = rows, n = cols, lda = std::max<int>(1, m),
+      ldu = std::max<int>(1, m), ldvt = std::max<int>(1, vtRows), info = 0,
+      query = -1;
+  std::vector<int> iwork(8 * std::max<int64_t>(1, k));
+  double size = 0;
+  gesdds.of[which](&jobz, &m, &n, scratch.data(), &lda, nullptr,
+                   uScratch.data(), &ldu, vtScratch.data(), &ldvt, &size,
+                   &query, iwork.data(), &info);
+  Workspace work(size, which);
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
+                   /*toColumnMajor=*/true);
+    gesdds.of[which](&jobz, &m, &n, scratch.data(), &lda,
+                     bytes(t[2]) + b * k * element, uScratch.data(), &ldu,
+                     vtScratch.data(), &ldvt, work.data(), &work.size,
+                     iwork.data(), reinterpret_cast<int *>(bytes(t[5])) + b);
+    if (*vectors) {
+      transposedCopy(bytes(u) + b * uMatrix, uScratch.data(), rows, uCols,
+                     element, /*toColumnMajor=*/false);
+      transposedCopy(bytes(vt) + b * vtMatrix, vtScratch.data(), vtRows, cols,
+                     element, /*toColumnMajor=*/false);
+    }
+  }
+  return true;
+}
+
 /// `native`, or where it declines the arguments, the Python routine.
 ffi::Function withFallback(const std::string &routine,
                            bool (*native)(ffi::PackedArgs)) {
@@ -218,12 +421,28 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
   potrfs.of[1] = reinterpret_cast<Potrf>(address("dpotrf"));
   trsms.of[0] = reinterpret_cast<Trsm>(address("strsm"));
   trsms.of[1] = reinterpret_cast<Trsm>(address("dtrsm"));
+  geqrfs.of[0] = reinterpret_cast<Geqrf>(address("sgeqrf"));
+  geqrfs.of[1] = reinterpret_cast<Geqrf>(address("dgeqrf"));
+  orgqrs.of[0] = reinterpret_cast<Orgqr>(address("sorgqr"));
+  orgqrs.of[1] = reinterpret_cast<Orgqr>(address("dorgqr"));
+  syevds.of[0] = reinterpret_cast<Syevd>(address("ssyevd"));
+  syevds.of[1] = reinterpret_cast<Syevd>(address("dsyevd"));
+  gesdds.of[0] = reinterpret_cast<Gesdd>(address("sgesdd"));
+  gesdds.of[1] = reinterpret_cast<Gesdd>(address("dgesdd"));
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.getrf",
                            withFallback("getrf", getrf), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.potrf",
                            withFallback("potrf", potrf), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.trsm",
                            withFallback("trsm", trsm), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.geqrf",
+                           withFallback("geqrf", geqrf), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.orgqr",
+                           withFallback("orgqr", orgqr), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.syevd",
+                           withFallback("syevd", syevd), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.gesdd",
+                           withFallback("gesdd", gesdd), /*override=*/true);
 }
 
 } // namespace mlir::stablehlo_tvm::python

@@ -13,9 +13,9 @@
 
 namespace mlir::stablehlo_tvm::python {
 
-/// Registers native `stablehlo_tvm.lapack.{getrf,potrf,trsm}` over the
-/// LAPACK/BLAS functions at `addresses` (by their LAPACK names: sgetrf,
-/// dgetrf, spotrf, dpotrf, strsm, dtrsm), each falling back to
+/// Registers native `stablehlo_tvm.lapack.{getrf,potrf,trsm,geqrf,orgqr,
+/// syevd,gesdd}` over the LAPACK/BLAS functions at `addresses` (by their
+/// LAPACK names: sgetrf, dgetrf, spotrf, ..., dgesdd), each falling back to
 /// `stablehlo_tvm.lapack.python.<routine>`, which must be registered first.
 void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses);
 

@@ -741,7 +741,7 @@ NB_MODULE(_core, m) {
 
   m.def("register_native_lapack",
         &stablehlo_tvm::python::registerNativeLapack, nb::arg("addresses"),
-        "Native stablehlo_tvm.lapack.{getrf,potrf,trsm} over the LAPACK "
+        "Native stablehlo_tvm.lapack.{getrf,potrf,trsm,geqrf,orgqr,syevd,gesdd} over the LAPACK "
         "functions at these addresses (NativeLapack.h).");
 
   nb::class_<PyModule>(m, "Module")

@@ -182,6 +182,62 @@ def test_native_lapack_declines_to_the_python_routine():
         _core.register_native_lapack(lapack._native_addresses())
 
 
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-4), ("float64", 1e-10)])
+def test_native_qr_eigh_svd_every_shape(dtype, tol):
+    """geqrf/orgqr, syevd and gesdd run natively on f32/f64 (row-major data
+    through column-major LAPACK): tall, wide and batched matrices, every
+    SVD mode, eigenvalues with and without vectors from either triangle;
+    the Python routines are never called."""
+    import tvm_ffi
+
+    from stablehlo_tvm import _core, lapack
+
+    lapack.register()
+    names = ("geqrf", "orgqr", "syevd", "gesdd")
+    originals = {n: tvm_ffi.get_global_func(f"stablehlo_tvm.lapack.python.{n}") for n in names}
+    calls = []
+
+    def counting(name):
+        def run(*args):
+            calls.append(name)
+            return originals[name](*args)
+
+        return run
+
+    for n in names:
+        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.python.{n}", counting(n), override=True)
+    try:
+        _core.register_native_lapack(lapack._native_addresses())
+        tall, wide, batch = random_args([((7, 4), dtype), ((3, 5), dtype), ((2, 3, 5, 5), dtype)], seed=12)
+        for a in (tall, wide, batch):
+            assert_matches_jax(lambda m: jnp.linalg.qr(m), a, rtol=tol, atol=tol)
+            assert_matches_jax(lambda m: jnp.linalg.svd(m, compute_uv=False), a, rtol=tol, atol=tol)
+            # Singular vectors up to sign: compare U diag(s) Vt and |U|.
+            for full in (False, True):
+
+                def svd(m, full=full):
+                    u, s, vt = jnp.linalg.svd(m, full_matrices=full)
+                    k = s.shape[-1]
+                    return jnp.abs(u), s, jnp.abs(vt), (u[..., :k] * s[..., None, :]) @ vt[..., :k, :]
+
+                assert_matches_jax(svd, a, rtol=tol, atol=tol)
+        assert_matches_jax(lambda m: jnp.linalg.qr(m, mode="complete"), tall, rtol=tol, atol=tol)
+        spd = _spd((3,), 6, dtype, seed=13)
+        for lower in (True, False):
+            assert_matches_jax(lambda m, lower=lower: jnp.linalg.eigvalsh(m, UPLO="L" if lower else "U"), spd, rtol=tol, atol=tol)
+
+            def eigh(m, lower=lower):
+                w, v = jnp.linalg.eigh(m, UPLO="L" if lower else "U")
+                return w, jnp.abs(v), (v * w[..., None, :]) @ jnp.swapaxes(v, -1, -2)
+
+            assert_matches_jax(eigh, spd, rtol=tol, atol=tol)
+        assert calls == []
+    finally:
+        for n in names:
+            tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.python.{n}", originals[n], override=True)
+        _core.register_native_lapack(lapack._native_addresses())
+
+
 @pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4)])
 def test_qr_reflectors_applied(dtype, tol):
     """lapack ormqr/unmqr (lax.linalg.ormqr; lineax's QR solve): Q or its
