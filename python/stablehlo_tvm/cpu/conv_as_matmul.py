@@ -153,7 +153,7 @@ class _Rewriter(PyExprMutator):
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
 
 
-_DTYPES = ("float32", "float64", "int8", "uint8", "int16", "int32")
+_DTYPES = ("float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32")
 
 
 def _read(x, index, rows_axis, pad):
