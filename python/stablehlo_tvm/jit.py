@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import threading
 from typing import Any, Callable, Iterable, NamedTuple
 
@@ -31,6 +32,17 @@ class _Entry(NamedTuple):
     # kept arguments, and (position, key implementation) among the results.
     key_arguments: tuple[int, ...] = ()
     key_results: tuple = ()
+
+
+class _Repeat(NamedTuple):
+    """The last call whose leaves were all jax arrays: those arrays (by
+    identity; they are immutable) and the argument tensors made of them."""
+
+    tree: Any
+    statics: tuple
+    leaves: list
+    entry: _Entry
+    tensors: list
 
 
 class Lowered:
@@ -94,10 +106,23 @@ class Jitted:
         self._by_key: dict = {}
         self._by_signature: dict = {}
         self._lock = threading.RLock()  # _entry holds it around _remember
+        self._repeat: _Repeat | None = None
         functools.update_wrapper(self, fun)
 
     def __call__(self, *args: Any, **kwargs: Any):
         statics, leaves, tree = self._split(args, kwargs)
+        repeat = self._repeat
+        if (
+            repeat is not None
+            and len(leaves) == len(repeat.leaves)
+            and all(map(operator.is_, leaves, repeat.leaves))
+            and repeat.tree == tree
+            and repeat.statics == statics
+        ):
+            # The same arrays as the last call (a model's weights and its
+            # batch): neither the cache key nor the tensors change.
+            compiled = repeat.entry.compiled
+            return _finish(repeat.entry, compiled.call_tensors(compiled.entry, repeat.tensors))
         key = (tree, statics, tuple(map(_describe, leaves)))
         try:
             entry = self._by_key.get(key)
@@ -105,7 +130,12 @@ class Jitted:
             raise CallError(f"static arguments must be hashable, as jax.jit requires: {error}") from error
         if entry is None:
             entry = self._entry(key, self._signature(statics, leaves, tree), args, kwargs)
-        return _run(entry, leaves)
+        tensors = _tensors_of_jax_arrays(entry, leaves)
+        if tensors is None:
+            return _run(entry, leaves)
+        self._repeat = _Repeat(tree, statics, leaves, entry, tensors)
+        compiled = entry.compiled
+        return _finish(entry, compiled.call_tensors(compiled.entry, tensors))
 
     def _signature(self, statics: tuple, leaves: list, tree):
         """The abstract signature of a call (what a build is made for)."""
@@ -219,7 +249,8 @@ class Jitted:
         return lowered, kept, lowered.out_tree
 
 
-def _run(entry: _Entry, leaves: list):
+def _arguments(entry: _Entry, leaves: list) -> list:
+    """The leaves the build takes, typed keys as their key data."""
     if entry.kept is not None:
         leaves = [leaves[i] for i in entry.kept]
     if entry.key_arguments:
@@ -228,7 +259,23 @@ def _run(entry: _Entry, leaves: list):
         leaves = list(leaves)
         for i in entry.key_arguments:
             leaves[i] = jax.random.key_data(leaves[i])
-    outputs = entry.compiled.call_flat(entry.compiled.entry, leaves, cast=True)
+    return leaves
+
+
+def _tensors_of_jax_arrays(entry: _Entry, leaves: list) -> list | None:
+    """The argument tensors when every leaf is a jax array, else None."""
+    if not leaves or any(type(leaf).__name__ != "ArrayImpl" for leaf in leaves):
+        return None
+    return entry.compiled.tensors_for(entry.compiled.entry, _arguments(entry, leaves), cast=True)
+
+
+def _run(entry: _Entry, leaves: list):
+    outputs = entry.compiled.call_flat(entry.compiled.entry, _arguments(entry, leaves), cast=True)
+    return _finish(entry, outputs)
+
+
+def _finish(entry: _Entry, outputs: list):
+    """The results as the function returns them."""
     if entry.key_results:
         import jax
 
@@ -257,6 +304,12 @@ def _describe(leaf: Any):
     """What the cache keys a leaf by: its type, and its shape and dtype
     (and JAX's weak type) where it has them. Python scalars are weakly
     typed in JAX: their type is their signature."""
+    kind = type(leaf)
+    if kind.__name__ == "ArrayImpl":
+        # jax.Array's shape and dtype are properties over its aval: read
+        # the aval once (a call's every weight passes here).
+        aval = leaf.aval
+        return (kind, aval.shape, aval.dtype, aval.weak_type)
     shape = getattr(leaf, "shape", None)
     if shape is None:
         return type(leaf)

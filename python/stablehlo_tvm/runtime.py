@@ -105,6 +105,23 @@ class Compiled:
             local.depth = depth
         return signature.outputs(result, borrowed)
 
+    def tensors_for(self, name: str, args, cast: bool = False) -> list:
+        """`args` as the argument tensors of `name`, for `call_tensors`.
+        Only for arguments that are not the caller's mutable memory (jax
+        arrays): the tensors are views of them."""
+        _, signature = self._function(name)
+        borrowed: list = []
+        tensors = signature.tensors(name, args, cast, borrowed, reuse=False)
+        if borrowed:
+            raise CallError(f"@{name}: tensors_for takes immutable arguments (jax arrays)")
+        return tensors
+
+    def call_tensors(self, name: str, tensors: list) -> list:
+        """`call_flat` on argument tensors `tensors_for` made."""
+        function, signature = self._function(name)
+        result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        return signature.outputs(result, [])
+
     def export_library(self, path, *, allow_recursion: bool = False, **options) -> None:
         """Writes the build as one shared library that a plain TVM runtime
         loads (``tvm.runtime.load_module(path)`` and

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import stablehlo_tvm
+import tvm
 from stablehlo_tvm import CallError
 
 Pair = namedtuple("Pair", "first second")
@@ -135,6 +136,27 @@ def test_weights_passed_again_are_not_converted_again():
     new_params = jax.tree_util.tree_map(lambda w: w * 2, params)
     assert_same(fast(new_params, x), jax.jit(mlp)(new_params, x), rtol=1e-5)
     assert_same(fast(params, x), first)
+
+
+def test_a_call_with_the_same_jax_arrays_reuses_its_tensors():
+    # All-jax-array calls keep their argument tensors; the next call with
+    # the very same arrays reuses them, anything else is converted anew.
+    params = make_params(jax.random.key(2))
+    x = jnp.ones((2, 8))
+    fast = stablehlo_tvm.jit(mlp)
+    first = fast(params, x)
+    repeat = fast._repeat
+    assert repeat is not None and all(isinstance(t, tvm.runtime.Tensor) for t in repeat.tensors)
+    assert_same(fast(params, x), first)
+    assert fast._repeat is repeat  # the same arrays: nothing remade
+    y = x + 1  # a new array of the same shape: a new result
+    assert_same(fast(params, y), jax.jit(mlp)(params, y), rtol=1e-5)
+    assert fast._repeat is not repeat
+    # A numpy argument (mutable) is converted at every call.
+    z = np.ones((2, 8), np.float32)
+    assert_same(fast(params, z), first)
+    z[:] = 2.0
+    assert_same(fast(params, z), jax.jit(mlp)(params, z), rtol=1e-5)
 
 
 def test_arguments_are_never_written():
