@@ -22,7 +22,6 @@ def fusion_passes(blas="loops") -> list:
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
-    from .scalar_broadcasts import BroadcastScalarsPerUse
 
     products = {"relax.matmul", "relax.nn.conv2d"}  # convolutions become products
     return [
@@ -36,7 +35,6 @@ def fusion_passes(blas="loops") -> list:
             ]
         ),
         relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
-        BroadcastScalarsPerUse,
         relax.transform.LegalizeOps(bfloat16_legalizations()),
         relax.transform.AnnotateTIROpPattern(),
         _fuse_ops_bounded,
