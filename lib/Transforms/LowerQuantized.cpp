@@ -480,7 +480,8 @@ bool movesData(Operation *op) {
              stablehlo::OptimizationBarrierOp, stablehlo::BitcastConvertOp,
              stablehlo::ReturnOp, stablehlo::CustomCallOp, func::ReturnOp,
              func::CallOp>(op) ||
-         !isa<stablehlo::StableHLODialect, chlo::CHLODialect>(op->getDialect());
+         !isa_and_nonnull<stablehlo::StableHLODialect, chlo::CHLODialect>(
+             op->getDialect());
 }
 
 bool touchesQuantized(Operation *op) {

@@ -39,7 +39,8 @@ struct ElementwiseOfBroadcasts : RewritePattern {
                                 PatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0 ||
         op->getNumResults() != 1 || op->getNumOperands() == 0 ||
-        !isa<stablehlo::StableHLODialect, chlo::CHLODialect>(op->getDialect()))
+        !isa_and_nonnull<stablehlo::StableHLODialect, chlo::CHLODialect>(
+            op->getDialect()))
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType || !hasPlainElements(resultType))
