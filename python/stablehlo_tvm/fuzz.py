@@ -3,6 +3,11 @@
 give diagnostics, never a crash or a hang.
 
     python -m stablehlo_tvm.fuzz test/ --iterations 2000 --out fuzz-findings
+    python -m stablehlo_tvm.fuzz test/ --api --iterations 20000
+
+With --api each input goes through `stablehlo_tvm.import_stablehlo` in a
+worker process instead, which must raise an exception for bad input; the
+process dying or hanging is the finding.
 
 Seeds are .mlir files (directories are searched; `// -----` pieces are
 separate seeds). Each iteration applies one to three random edits to a seed
@@ -124,6 +129,42 @@ def fuzz(tool: str, corpus: list[str], iterations: int, seed: int, timeout: floa
                 break
 
 
+def fuzz_api(corpus: list[str], iterations: int, seed: int, timeout: float, worker_module: str = "stablehlo_tvm.fuzz") -> Iterator[dict]:
+    """`fuzz` through the Python API: `import_stablehlo` in a worker
+    (`python -m worker_module --worker`)."""
+    from .workers import Failure, Worker
+
+    rng = random.Random(seed)
+    op_names = sorted({m.group() for text in corpus for m in _OP.finditer(text)})
+    worker = None
+    try:
+        for iteration in range(iterations):
+            text = rng.choice(corpus)
+            for _ in range(rng.randint(1, 3)):
+                text = _mutate(text, rng, op_names)
+            if worker is None:
+                worker = Worker(worker_module)
+            reply = worker.request({"text": text}, timeout)
+            if isinstance(reply, Failure):
+                worker = None
+                what = "timeout" if reply.kind == "timeout" else f"process died (exit {reply.exit_code})"
+                yield {"iteration": iteration, "mode": "api", "what": what, "stderr": "", "input": text}
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def _import_in_worker(request: dict) -> dict:
+    """The worker's side of `fuzz_api`: any exception is a proper outcome."""
+    from . import import_stablehlo
+
+    try:
+        import_stablehlo(request["text"])
+    except Exception as error:  # noqa: BLE001 - every exception is an answer
+        return {"imported": False, "error": type(error).__name__}
+    return {"imported": True}
+
+
 def _default_tool() -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     for candidate in (os.path.join(here, "..", "..", "build", "py", "bin", "stablehlo-to-tvm"),):
@@ -133,6 +174,10 @@ def _default_tool() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (argv if argv is not None else sys.argv[1:]) == ["--worker"]:
+        from .workers import serve
+
+        return serve(_import_in_worker)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", help="seed .mlir files or directories")
     parser.add_argument("--iterations", type=int, default=1000)
@@ -140,12 +185,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
     parser.add_argument("--tool", default=_default_tool())
     parser.add_argument("--out", help="write each finding here")
+    parser.add_argument("--api", action="store_true", help="through import_stablehlo instead of the tool")
     args = parser.parse_args(argv)
     corpus = seeds(args.paths)
     if not corpus:
         parser.error("no seed programs")
     findings = 0
-    for finding in fuzz(args.tool, corpus, args.iterations, args.seed, args.timeout):
+    runs = (
+        fuzz_api(corpus, args.iterations, args.seed, args.timeout)
+        if args.api
+        else fuzz(args.tool, corpus, args.iterations, args.seed, args.timeout)
+    )
+    for finding in runs:
         findings += 1
         first = next((l for l in finding["stderr"].splitlines() if l.strip()), "")
         print(f"[{finding['iteration']}] {finding['mode']}: {finding['what']}: {first[:200]}", flush=True)

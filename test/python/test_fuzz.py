@@ -24,6 +24,23 @@ def test_short_fuzz_run_finds_nothing():
     assert findings == [], [(f["mode"], f["what"], f["stderr"][:300], f["input"][:2000]) for f in findings]
 
 
+def test_short_api_fuzz_run_finds_nothing():
+    # The same mutations through import_stablehlo: exceptions, never a dead
+    # or hung process. The long run: `python -m stablehlo_tvm.fuzz --api`.
+    corpus = fuzz.seeds([os.path.join(ROOT, "test")])
+    findings = list(fuzz.fuzz_api(corpus, iterations=300, seed=54321, timeout=60))
+    assert findings == [], [(f["what"], f["input"][:2000]) for f in findings]
+
+
+def test_a_dying_api_worker_is_a_finding(tmp_path, monkeypatch):
+    # Negative control: a worker process that dies on a request is reported,
+    # and the run goes on with a new one.
+    (tmp_path / "dying_worker.py").write_text("import os, sys\nsys.stdin.readline()\nos._exit(9)\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    findings = list(fuzz.fuzz_api(["func.func @f() { return }"], iterations=2, seed=1, timeout=60, worker_module="dying_worker"))
+    assert [f["what"] for f in findings] == ["process died (exit 9)"] * 2
+
+
 def test_a_crashing_tool_is_a_finding(tmp_path):
     # Negative control: a run ended by a signal must be reported.
     tool = tmp_path / "crashes"

@@ -25,6 +25,32 @@ func.func @broadcast_repeated(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
+// A rank-0 operand with a broadcast dimension: refined to a static
+// broadcast_in_dim, it crashed the import (found by the API fuzzer).
+func.func @dynamic_broadcast_rank(%x: tensor<f32>, %shape: tensor<2xi32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{broadcast_dimensions has 1 entries, the operand has rank 0}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0] : (tensor<f32>, tensor<2xi32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @dynamic_broadcast_output_dimensions(%x: tensor<3xf32>, %shape: tensor<3xi32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{output_dimensions has 3 elements, the result has rank 2}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<3xf32>, tensor<3xi32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @dynamic_broadcast_known_dimensions(%x: tensor<3xf32>, %shape: tensor<2xi32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{known dimension 0 is listed twice}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] {known_expanding_dimensions = array<i64: 0>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<2xi32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
 func.func @reshape_count(%x: tensor<2x3xf32>) -> tensor<5xf32> {
   // expected-error @+1 {{operand has 6 elements, result has 5}}
   %0 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<5xf32>

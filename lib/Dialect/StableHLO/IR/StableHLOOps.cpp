@@ -235,24 +235,69 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
-LogicalResult BroadcastInDimOp::verify() {
-  auto operandType = getOperand().getType();
-  auto resultType = getResult().getType();
-  ArrayRef<int64_t> dims = getBroadcastDimensions();
+/// broadcast_in_dim's and dynamic_broadcast_in_dim's constraints on their
+/// dimension mapping: one entry per operand dimension (C2), unique result
+/// dimensions (C3, C4), each operand dimension 1 or its result dimension's
+/// size (C5).
+static LogicalResult verifyBroadcastDimensions(Operation *op,
+                                               ShapedType operandType,
+                                               ShapedType resultType,
+                                               ArrayRef<int64_t> dims) {
   if (static_cast<int64_t>(dims.size()) != operandType.getRank())
-    return emitOpError() << "broadcast_dimensions has " << dims.size()
-                         << " entries, the operand has rank "
-                         << operandType.getRank();
-  if (failed(verifyDimensionList(*this, "broadcast dimension", dims,
+    return op->emitOpError() << "broadcast_dimensions has " << dims.size()
+                             << " entries, the operand has rank "
+                             << operandType.getRank();
+  if (failed(verifyDimensionList(op, "broadcast dimension", dims,
                                  resultType.getRank())))
     return failure();
   for (auto [i, dim] : llvm::enumerate(dims)) {
     int64_t operandDim = operandType.getDimSize(i);
     int64_t resultDim = resultType.getDimSize(dim);
     if (operandDim != 1 && !compatibleDims(operandDim, resultDim))
-      return emitOpError() << "operand dimension " << i << " of size "
-                           << operandDim << " cannot broadcast to result "
-                           << "dimension " << dim << " of size " << resultDim;
+      return op->emitOpError()
+             << "operand dimension " << i << " of size " << operandDim
+             << " cannot broadcast to result dimension " << dim << " of size "
+             << resultDim;
+  }
+  return success();
+}
+
+LogicalResult BroadcastInDimOp::verify() {
+  return verifyBroadcastDimensions(*this, getOperand().getType(),
+                                   getResult().getType(),
+                                   getBroadcastDimensions());
+}
+
+LogicalResult DynamicBroadcastInDimOp::verify() {
+  auto operandType = cast<ShapedType>(getOperand().getType());
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (failed(verifyBroadcastDimensions(*this, operandType, resultType,
+                                       getBroadcastDimensions())))
+    return failure();
+  // C7: one output dimension per result dimension.
+  auto shapeType = cast<ShapedType>(getOutputDimensions().getType());
+  if (shapeType.hasStaticShape() &&
+      shapeType.getNumElements() != resultType.getRank())
+    return emitOpError() << "output_dimensions has "
+                         << shapeType.getNumElements()
+                         << " elements, the result has rank "
+                         << resultType.getRank();
+  // C5, C6: the known (non)expanding dimensions are distinct operand
+  // dimensions.
+  llvm::SmallDenseSet<int64_t> known;
+  for (std::optional<ArrayRef<int64_t>> list :
+       {getKnownExpandingDimensions(), getKnownNonexpandingDimensions()}) {
+    if (!list)
+      continue;
+    for (int64_t dim : *list) {
+      if (dim < 0 || dim >= operandType.getRank())
+        return emitOpError() << "known dimension " << dim
+                             << " is not a dimension of the operand (rank "
+                             << operandType.getRank() << ")";
+      if (!known.insert(dim).second)
+        return emitOpError() << "known dimension " << dim
+                             << " is listed twice";
+    }
   }
   return success();
 }

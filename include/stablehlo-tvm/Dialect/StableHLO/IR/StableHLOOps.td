@@ -490,6 +490,7 @@ def StableHLO_DynamicBroadcastInDimOp : StableHLO_Op<"dynamic_broadcast_in_dim",
     $operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicIotaOp : StableHLO_Op<"dynamic_iota", [Pure]> {
