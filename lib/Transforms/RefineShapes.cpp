@@ -5,7 +5,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -310,10 +309,7 @@ struct RefineShapesPass : impl::RefineShapesBase<RefineShapesPass> {
     }
     RewritePatternSet patterns(&getContext());
     populateStaticShapePatterns(patterns);
-    GreedyRewriteConfig config;
-    config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-        GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
+    if (failed(applyRewritesOnly(module, std::move(patterns))))
       return signalPassFailure();
 
     if (!specializing)

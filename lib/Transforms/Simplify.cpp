@@ -5,7 +5,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "mlir/IR/IRMapping.h"
@@ -415,13 +414,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
                  ElementwiseMapAsOps, SelfSubtraction>(
         &getContext());
-    // Only these rewrites: folding and region simplification are left to
-    // the passes that own them.
-    GreedyRewriteConfig config;
-    config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-        GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
 };

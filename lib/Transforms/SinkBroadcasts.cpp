@@ -14,7 +14,6 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
@@ -106,11 +105,7 @@ struct SinkBroadcastsPass : impl::SinkBroadcastsBase<SinkBroadcastsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ElementwiseOfBroadcasts>(&getContext());
-    GreedyRewriteConfig config;
-    config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-        GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
 };

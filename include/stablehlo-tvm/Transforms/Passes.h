@@ -23,6 +23,11 @@ constexpr llvm::StringLiteral kBoundaryAttr = "tvm.boundary";
 /// types are static, into their static forms.
 void populateStaticShapePatterns(RewritePatternSet &patterns);
 
+/// Applies `patterns` greedily to `op` and nothing else: no folding, no
+/// constant deduplication, no region simplification (those are left to the
+/// passes that own them).
+LogicalResult applyRewritesOnly(Operation *op, RewritePatternSet &&patterns);
+
 /// The scalar integer arguments of `function` whose values determine shapes
 /// (they reach a shape operand of a dynamic op): the dimension arguments of
 /// an export that passes dimension sizes as leading scalars.
