@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -93,17 +94,25 @@ class Compiled:
         refusing another dtype."""
         function, signature = self._function(name)
         borrowed: list = []
-        local = self._per_thread
-        depth = getattr(local, "depth", 0)
-        local.depth = depth + 1
-        try:
+        with self._calling() as depth:
             # A nested call must not overwrite the reused argument tensors
             # the outer call is still reading.
             tensors = signature.tensors(name, args, cast, borrowed, reuse=depth == 0)
             result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        return signature.outputs(result, borrowed)
+
+    @contextlib.contextmanager
+    def _calling(self):
+        """Marks this thread as inside a call (`_function` then gives a
+        nested call, made from a Python callback, a VM of its own); yields
+        how deep the call is (0: outermost)."""
+        local = self._per_thread
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            yield depth
         finally:
             local.depth = depth
-        return signature.outputs(result, borrowed)
 
     def tensors_for(self, name: str, args, cast: bool = False) -> list:
         """`args` as the argument tensors of `name`, for `call_tensors`.
@@ -119,7 +128,8 @@ class Compiled:
     def call_tensors(self, name: str, tensors: list) -> list:
         """`call_flat` on argument tensors `tensors_for` made."""
         function, signature = self._function(name)
-        result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        with self._calling():
+            result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
         return signature.outputs(result, [])
 
     def export_library(self, path, *, allow_recursion: bool = False, **options) -> None:

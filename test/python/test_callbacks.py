@@ -102,6 +102,28 @@ def test_a_callback_that_calls_its_own_function_again():
     np.testing.assert_array_equal(fast(np.array([1, 2, 3], np.float32)), np.array([2, 4, 6], np.float32))
 
 
+def test_a_callback_that_calls_its_own_function_again_with_jax_arrays():
+    # jax arrays take the path that reuses a call's tensors; the nested call
+    # still needs a VM of its own.
+    nested = []
+
+    def host(v):
+        if not nested:
+            nested.append(True)
+            np.testing.assert_array_equal(fast(jnp.full(3, 7, jnp.float32)), np.full(3, 14, np.float32))
+            nested.pop()
+        return v
+
+    def program(x):
+        y = jax.pure_callback(host, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        return y + x
+
+    fast = stablehlo_tvm.jit(program)
+    x = jnp.array([1, 2, 3], jnp.float32)
+    for _ in range(2):  # the second call repeats the first's arrays
+        np.testing.assert_array_equal(fast(x), np.array([2, 4, 6], np.float32))
+
+
 def test_debug_print_and_callback_run(capsys):
     # Callbacks without results (jax.debug.print, jax.debug.callback) in
     # the function's body run with the program's values; their tokens
