@@ -117,6 +117,23 @@ void transposedCopy(char *rowMajor, char *columnMajor, int64_t rows,
     }
 }
 
+/// For each of the `batches` rows x cols matrices of `in`: copies it
+/// column-major into `scratch`, calls `routine(b)` (LAPACK on scratch, for
+/// batch b) and copies scratch back row-major to `out`.
+template <typename Routine>
+void onColumnMajorCopies(char *in, char *out, int64_t batches, int64_t rows,
+                         int64_t cols, size_t element, char *scratch,
+                         Routine routine) {
+  size_t matrix = rows * cols * element;
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(in + b * matrix, scratch, rows, cols, element,
+                   /*toColumnMajor=*/true);
+    routine(b);
+    transposedCopy(out + b * matrix, scratch, rows, cols, element,
+                   /*toColumnMajor=*/false);
+  }
+}
+
 // getrf(a) -> lu, ipiv (1-based), info.
 bool getrf(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
@@ -130,15 +147,13 @@ bool getrf(ffi::PackedArgs args) {
   size_t element = which ? 8 : 4, matrix = rows * cols * element;
   std::vector<char> scratch(std::max<size_t>(matrix, 1));
   int m = rows, n = cols, lda = std::max<int>(1, m);
-  for (int64_t b = 0; b < batches; ++b) {
-    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
-                   /*toColumnMajor=*/true);
-    int *ipiv = reinterpret_cast<int *>(bytes(t[2])) + b * pivots;
-    int *info = reinterpret_cast<int *>(bytes(t[3])) + b;
-    getrfs.of[which](&m, &n, scratch.data(), &lda, ipiv, info);
-    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), rows, cols,
-                   element, /*toColumnMajor=*/false);
-  }
+  onColumnMajorCopies(
+      bytes(a), bytes(t[1]), batches, rows, cols, element, scratch.data(),
+      [&](int64_t b) {
+        int *ipiv = reinterpret_cast<int *>(bytes(t[2])) + b * pivots;
+        int *info = reinterpret_cast<int *>(bytes(t[3])) + b;
+        getrfs.of[which](&m, &n, scratch.data(), &lda, ipiv, info);
+      });
   return true;
 }
 
@@ -245,15 +260,12 @@ bool geqrf(ffi::PackedArgs args) {
   geqrfs.of[which](&m, &n, scratch.data(), &lda, nullptr, &size, &query,
                    &info);
   Workspace work(size, which);
-  for (int64_t b = 0; b < batches; ++b) {
-    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
-                   /*toColumnMajor=*/true);
-    geqrfs.of[which](&m, &n, scratch.data(), &lda,
-                     bytes(t[2]) + b * reflectors * element, work.data(),
-                     &work.size, &info);
-    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), rows, cols,
-                   element, /*toColumnMajor=*/false);
-  }
+  onColumnMajorCopies(bytes(a), bytes(t[1]), batches, rows, cols, element,
+                      scratch.data(), [&](int64_t b) {
+                        geqrfs.of[which](&m, &n, scratch.data(), &lda,
+                                         bytes(t[2]) + b * reflectors * element,
+                                         work.data(), &work.size, &info);
+                      });
   return true;
 }
 
@@ -280,15 +292,12 @@ bool orgqr(ffi::PackedArgs args) {
   orgqrs.of[which](&m, &n, &k, scratch.data(), &lda, bytes(tau), &size,
                    &query, &info);
   Workspace work(size, which);
-  for (int64_t b = 0; b < batches; ++b) {
-    transposedCopy(bytes(a) + b * matrix, scratch.data(), rows, cols, element,
-                   /*toColumnMajor=*/true);
-    orgqrs.of[which](&m, &n, &k, scratch.data(), &lda,
-                     bytes(tau) + b * reflectors * element, work.data(),
-                     &work.size, &info);
-    transposedCopy(bytes(t[2]) + b * matrix, scratch.data(), rows, cols,
-                   element, /*toColumnMajor=*/false);
-  }
+  onColumnMajorCopies(bytes(a), bytes(t[2]), batches, rows, cols, element,
+                      scratch.data(), [&](int64_t b) {
+                        orgqrs.of[which](&m, &n, &k, scratch.data(), &lda,
+                                         bytes(tau) + b * reflectors * element,
+                                         work.data(), &work.size, &info);
+                      });
   return true;
 }
 
