@@ -16,6 +16,7 @@ import threading
 
 import numpy as np
 
+from .dtypes import numpy_dtype
 from .errors import EmitError
 
 PACKED_FUNCTION = "stablehlo_tvm.host_callback"
@@ -66,8 +67,6 @@ def _call(*args) -> None:
     # Destination-passing: the inputs, the function's number, the outputs.
     k = next(i for i, a in enumerate(args) if isinstance(a, int))
     inputs, function, outputs = args[:k], _table[args[k]], args[k + 1 :]
-    from .runtime import _numpy_dtype
-
     # Copies (`numpy()`, `copyfrom`): a callback may keep what it is given
     # beyond the call, and a tensor compiled code passes by pointer (a call
     # from inside a loop's PrimFunc) cannot be exported through DLPack.
@@ -77,5 +76,5 @@ def _call(*args) -> None:
     if len(results) != len(outputs):
         raise RuntimeError(f"a Python callback returned {len(results)} values where the program expects {len(outputs)}")
     for out, value in zip(outputs, results):
-        value = np.asarray(value).astype(_numpy_dtype(str(out.dtype))).reshape(tuple(out.shape))
+        value = np.asarray(value).astype(numpy_dtype(str(out.dtype))).reshape(tuple(out.shape))
         out.copyfrom(np.array(value, order="C"))

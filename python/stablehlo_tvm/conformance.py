@@ -29,6 +29,7 @@ import numpy as np
 
 from . import _core, workers
 from .corpus import iter_mlir_files, split_programs
+from .dtypes import numpy_dtype
 from .shapes import entry_function, is_dynamic
 
 # The import, with the program's checks exposed as results first.
@@ -215,14 +216,12 @@ def _dynamic_inputs(entry: dict, size: int, seed: int) -> list[np.ndarray]:
     """Seeded random arguments of `entry` with every dynamic dimension `size`;
     its leading scalar integer arguments (the dimension arguments of JAX's
     older exports) are `size` itself."""
-    from .runtime import _numpy_dtype
-
     rng = np.random.default_rng(seed)
     args = []
     leading = True
     for _, (shape, dtype, _text) in entry["arguments"]:
         shape = tuple(size if n == -1 else n for n in shape)
-        dt = np.dtype(_numpy_dtype(dtype))
+        dt = numpy_dtype(dtype)
         if leading and not shape and dt.kind in "iu":
             args.append(np.array(size, dt))
             continue

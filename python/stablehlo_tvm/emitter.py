@@ -17,32 +17,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .dtypes import numpy_dtype
 from .errors import EmitError
-
-_NUMPY_DTYPES = {
-    "bool": np.bool_,
-    "int8": np.int8,
-    "int16": np.int16,
-    "int32": np.int32,
-    "int64": np.int64,
-    "uint8": np.uint8,
-    "uint16": np.uint16,
-    "uint32": np.uint32,
-    "uint64": np.uint64,
-    "float16": np.float16,
-    "float32": np.float32,
-    "float64": np.float64,
-}
-
-
-def numpy_dtype(dtype: str) -> np.dtype:
-    """The numpy dtype of a TVM dtype name (bfloat16 via ml_dtypes)."""
-    if dtype == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(_NUMPY_DTYPES[dtype])
-
 
 def elements_to_numpy(value: tuple) -> np.ndarray:
     """A dense attribute from the C++ walk as numpy: a view of its storage."""
@@ -152,6 +128,8 @@ def _copy(emitter, bb, value):
 _ITERATIONS_PER_CALL = 16
 # On a loop's Relax function: [its condition function, its body function].
 LOOP_ATTRIBUTE = "stablehlo_tvm.loop"
+# On a module with loops the build may leave as recursive functions.
+LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
 
 
 def _emit_while(emitter, bb, operands, attributes, op):
@@ -622,8 +600,6 @@ def emit_module(functions: list[dict], source=None, callbacks: tuple = ()):
     """A Relax IRModule with one function per public func.func; `source` is
     the `_core.Module` of functions walked without their ops, `callbacks`
     the Python functions its host callbacks call, by index."""
-    from .runtime import LOOPS_ATTRIBUTE
-
     emitter = _Emitter(source)
     emitter.callbacks = tuple(callbacks)
     for function in _callees_first([f for f in functions if f["public"]]):

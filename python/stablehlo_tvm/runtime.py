@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import numpy_dtype
 from .errors import CallError, Error, InputError
 
 
@@ -41,6 +42,8 @@ class Compiled:
         # when it does not say) take a native stack frame of the VM per 16
         # iterations, so such modules run on a thread with room.
         if recursive is None:
+            from .emitter import LOOPS_ATTRIBUTE
+
             attrs = irmodule.attrs
             recursive = bool(attrs is not None and attrs.get(LOOPS_ATTRIBUTE, False))
         self._recursive = recursive
@@ -228,7 +231,7 @@ class _Signature:
                 params.append(None)  # not a tensor of known rank: TVM checks it
                 continue
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
-            params.append((shape, np.dtype(_numpy_dtype(str(ty.dtype)))))
+            params.append((shape, numpy_dtype(str(ty.dtype))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
         signature.effects = int(attrs.get("tvm.effect_results", 0)) if attrs is not None else 0
         signature.narrow = []
@@ -423,14 +426,6 @@ def _as_numpy(tensor) -> np.ndarray:
     return array.view(Result)
 
 
-def _numpy_dtype(name: str):
-    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
-        import ml_dtypes
-
-        return getattr(ml_dtypes, name)
-    return name
-
-
 # TVM's compiled code assumes its buffers are this aligned.
 _ALIGNMENT = 64
 # numpy arrays at least this large are passed in place when aligned.
@@ -463,8 +458,6 @@ def _relax_name(irmodule, name: str) -> str | None:
             return gvar.name_hint
     return None
 
-
-LOOPS_ATTRIBUTE = "stablehlo_tvm.has_loops"
 
 _SUB_BYTE = {"int2": np.int8, "int4": np.int8, "uint2": np.uint8, "uint4": np.uint8}
 _SMALL_FLOATS = ("float8_", "float6_", "float4_")
