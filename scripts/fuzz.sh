@@ -24,17 +24,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-APT_PACKAGES=(clang-22 libclang-rt-22-dev)
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "fuzz: installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/debian.sh
+install_missing_debian_packages fuzz clang-22 libclang-rt-22-dev
 
 CMAKE=cmake; [ -x .venv/bin/cmake ] && CMAKE=.venv/bin/cmake
 NINJA=(); command -v ninja >/dev/null || [ ! -x .venv/bin/ninja ] || NINJA=(-DCMAKE_MAKE_PROGRAM="$PWD/.venv/bin/ninja")

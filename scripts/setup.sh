@@ -13,22 +13,14 @@ PIP_PACKAGES=("jax==0.10.2" "jaxlib==0.10.2" "apache-tvm==0.27.0.post1"
               "scikit-build-core>=0.10" "cmake>=3.25" ninja numpy ml_dtypes scipy lit pytest
               "flax==0.12.8" "optax==0.2.8" "equinox==0.13.8")
 
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
 # A python3 on PATH that is not Debian's (pyenv, say) needs no python3 packages.
 if command -v python3 >/dev/null && python3 -c "import venv, sysconfig; assert sysconfig.get_paths()['include']" 2>/dev/null \
    && [ -f "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then
-  missing=("${missing[@]/python3-venv}"); missing=("${missing[@]/python3-dev}"); missing=("${missing[@]/python3}")
+  APT_PACKAGES=("${APT_PACKAGES[@]/python3-venv}"); APT_PACKAGES=("${APT_PACKAGES[@]/python3-dev}")
+  APT_PACKAGES=("${APT_PACKAGES[@]/python3}")  # emptied names are skipped
 fi
-missing=(${missing[@]+"${missing[@]}"})
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source scripts/debian.sh
+install_missing_debian_packages setup "${APT_PACKAGES[@]}"
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
