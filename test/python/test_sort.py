@@ -42,3 +42,30 @@ def test_top_k_orders_nan_above_infinity(dtype):
 def test_top_k_of_uint64_beyond_int64():
     x = np.array([[3, 2**63 + 5, 2**64 - 1, 0, 2**63 - 1, 7]], dtype=np.uint64)
     assert_matches_jax(lambda v: jax.lax.top_k(v, 4), x)
+
+
+# Slices longer than 16 are merge sorted: lengths with an even and an odd
+# number of passes, a power of two and one past it, sorted along a middle axis.
+@pytest.mark.parametrize("length", [17, 32, 33, 100, 1000])
+def test_long_slices_sort_stably_with_their_values(length):
+    rng = np.random.default_rng(length)
+    x = rng.integers(-5, 5, (3, length, 2)).astype(np.float32)  # many ties
+    x[0, :: max(1, length // 7), 0] = np.nan
+    x[1, 1, 1] = -0.0
+    v = np.arange(x.size, dtype=np.int32).reshape(x.shape)
+
+    def f(x, v):
+        keys, values = jax.lax.sort((x, v), dimension=1, num_keys=1, is_stable=True)
+        negated, its_values = jax.lax.sort((-x, v), dimension=1, num_keys=2)
+        return keys, values, negated, its_values, jnp.argsort(x[:, :, 0], axis=1, stable=True)
+
+    assert_matches_jax(f, x, v, rtol=0, atol=0)
+
+
+def test_long_sort_of_presorted_and_reversed_input():
+    x = np.arange(5000, dtype=np.int32)
+
+    def f(x):
+        return jnp.sort(x), jnp.sort(x[::-1]), jnp.argsort(x[::-1] % 7, stable=True)
+
+    assert_matches_jax(f, x)

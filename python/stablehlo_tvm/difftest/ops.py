@@ -1081,6 +1081,8 @@ def gen_scatter(rng: Rng) -> Case:
 def gen_sort(rng: Rng) -> Case:
     shape = _shape(rng, rank=int(rng.integers(1, 4)))
     dim = int(rng.integers(0, len(shape)))
+    if rng.random() < 0.35:  # long slices (merged, not insertion sorted)
+        shape = tuple(int(rng.choice([17, 31, 32, 33, 64, 100, 257])) if d == dim else min(n, 3) for d, n in enumerate(shape))
     n = int(rng.integers(1, 4))
     types = [_pick(rng, BOOL + INT + FLOAT) for _ in range(n)]
     nkeys = int(rng.integers(1, n + 1))
