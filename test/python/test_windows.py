@@ -35,6 +35,34 @@ def test_cumulative(dtype):
     assert_matches_jax(f, x, rtol=rtol, atol=rtol)
 
 
+@pytest.mark.parametrize("length", [2, 1000, 50000])
+def test_cumulative_ops_are_scans_at_any_length(length):
+    x = np.random.default_rng(length).standard_normal((3, length)).astype(np.float32)
+
+    def f(x):
+        return (
+            jnp.cumsum(x, axis=1),
+            lax.cummax(x, axis=1, reverse=True),
+            jnp.cumprod(1 + x * 1e-3, axis=1),
+            lax.cumlogsumexp(x, axis=1),
+            jnp.cumsum(x.T, axis=0),
+        )
+
+    # A running f32 sum of `length` terms: XLA sums in another order.
+    assert_matches_jax(f, x, rtol=1e-4, atol=1e-5 * length)
+
+
+def test_window_that_does_not_span_the_dimension_is_not_a_scan():
+    (x,) = random_args([((2, 40), "float32")], seed=4)
+
+    def f(x):
+        running = lax.reduce_window(x, np.float32(0.0), lax.add, (1, 39), (1, 1), ((0, 0), (38, 0)))
+        both = lax.reduce_window(x, np.float32(-np.inf), lax.max, (2, 40), (1, 1), ((1, 0), (39, 0)))
+        return running, both
+
+    assert_matches_jax(f, x)
+
+
 def test_dilations_and_padding():
     (x,) = random_args([((11, 6), "float32")], seed=3)
 

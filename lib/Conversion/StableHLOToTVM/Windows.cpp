@@ -5,6 +5,11 @@
 // the init values; positions that fall in padding or between dilated
 // elements are skipped, as XLA does (the spec pads with the init values,
 // which differs when they are not the body's identity).
+// A window that spans the whole of one dimension and reaches back (or
+// ahead) to its start from every position, with no other dimension windowed,
+// is a cumulative reduction (how JAX writes cumsum, cumprod, cummax,
+// cumlogsumexp): it runs as a scan, one pass per slice instead of one
+// window per position (quadratic in the length).
 // select_and_scatter picks one in-bounds element per source window with the
 // select body (the first candidate stays unless select(current, next) is
 // false) and combines the source value into the result there with the
@@ -86,6 +91,39 @@ windowElement(OpBuilder &b, Location loc, ValueRange result, ValueRange window,
   return {index, valid};
 }
 
+/// The dimension along which `op` is a cumulative reduction, and whether it
+/// runs backwards (each position reduces itself and what follows).
+std::optional<std::pair<int64_t, bool>>
+scanDimension(stablehlo::ReduceWindowOp op, ArrayRef<int64_t> strides,
+              ArrayRef<int64_t> baseDilations,
+              ArrayRef<int64_t> windowDilations) {
+  auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> padding(2 * rank, 0);
+  if (std::optional<DenseIntElementsAttr> attr = op.getPadding()) {
+    SmallVector<int64_t> flat(attr->getValues<int64_t>());
+    if (static_cast<int64_t>(flat.size()) != 2 * rank)
+      return std::nullopt;
+    padding = flat;
+  }
+  std::optional<std::pair<int64_t, bool>> scan;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (strides[d] != 1 || baseDilations[d] != 1 || windowDilations[d] != 1)
+      return std::nullopt;
+    int64_t window = op.getWindowDimensions()[d];
+    int64_t low = padding[2 * d], high = padding[2 * d + 1];
+    if (window == 1 && low == 0 && high == 0)
+      continue;
+    bool spans = window >= type.getDimSize(d) && type.getDimSize(d) > 1;
+    bool forward = low == window - 1 && high == 0;
+    bool backward = low == 0 && high == window - 1;
+    if (scan || !spans || !(forward || backward))
+      return std::nullopt;
+    scan = {d, backward};
+  }
+  return scan;
+}
+
 struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
   using TVMTypedPattern::TVMTypedPattern;
 
@@ -111,6 +149,40 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
     bool scalarized = true;
+    if (std::optional<std::pair<int64_t, bool>> scan =
+            scanDimension(op, strides, baseDilations, windowDilations)) {
+      auto [dim, backward] = *scan;
+      int64_t length = inputType.getDimSize(dim);
+      SmallVector<int64_t> slices(inputType.getShape());
+      slices[dim] = 1;
+      SmallVector<Value> results = buildKernel(
+          rewriter, op.getLoc(), "cumulative_reduce", inputs,
+          op.getResultTypes(),
+          [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
+            ValueRange operands = in.take_front(count);
+            ValueRange inits = in.drop_front(count);
+            buildLoopNest(b, loc, slices, /*parallel=*/true,
+                          [&](OpBuilder &b, Location loc, ValueRange slice) {
+              SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
+              buildLoopNest(b, loc, {length}, /*parallel=*/false,
+                            [&](OpBuilder &b, Location loc, ValueRange step) {
+                SmallVector<Value> index(slice);
+                index[dim] = step[0];
+                if (backward)
+                  index[dim] = arith::SubIOp::create(
+                      b, loc, indexValue(b, loc, length - 1), step[0]);
+                if (failed(accumulate(b, loc, body, accumulators, operands,
+                                      index)))
+                  scalarized = false;
+                storeAccumulators(b, loc, accumulators, out, index);
+              });
+            });
+          });
+      if (!scalarized)
+        return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      rewriter.replaceOp(op, results);
+      return success();
+    }
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "reduce_window", inputs, op.getResultTypes(),
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {

@@ -814,6 +814,12 @@ def gen_reduce_window(rng: Rng) -> Case:
     if len(types) == 2:  # one operand, of exact values
         types, xs = types[:1], [values(rng, types[0], shape, "exact")]
     region, names, _ = _monoid_region(rng, types)
+    cumulative = int(rng.integers(0, rank)) if rng.random() < 0.3 else -1
+    if cumulative >= 0:  # one long dimension, the others unwindowed
+        shape = tuple(int(rng.choice([17, 40, 130])) if d == cumulative else min(n, 3) for d, n in enumerate(shape))
+        types, xs = types[:1], [values(rng, types[0], shape, "exact")]
+        if names[0] == "multiply" and xs[0].dtype != np.bool_:  # long products overflow, and then order matters
+            xs = [np.sign(xs[0]).astype(xs[0].dtype)]
     window, strides, base, wdil, padding, out = [], [], [], [], [], []
     for d in shape:
         b = int(rng.choice([1, 1, 1, 2]))
@@ -827,6 +833,13 @@ def gen_reduce_window(rng: Rng) -> Case:
             hi += span - padded
             padded = span
         s = int(rng.integers(1, 4))
+        if cumulative == len(window):  # JAX's cumulative form: a scan
+            b, wd, s, w = 1, 1, 1, d + int(rng.integers(0, 2))
+            lo, hi = (0, w - 1) if rng.random() < 0.5 else (w - 1, 0)
+            padded, span = d + w - 1, w
+        elif cumulative >= 0 and rng.random() < 0.8:  # the others unwindowed
+            b, wd, s, w, lo, hi = 1, 1, 1, 1, 0, 0
+            padded, span = d, 1
         window.append(w)
         strides.append(s)
         base.append(b)
@@ -1081,10 +1094,13 @@ def gen_scatter(rng: Rng) -> Case:
 def gen_sort(rng: Rng) -> Case:
     shape = _shape(rng, rank=int(rng.integers(1, 4)))
     dim = int(rng.integers(0, len(shape)))
-    if rng.random() < 0.35:  # long slices (merged, not insertion sorted)
+    long = rng.random() < 0.35  # long slices (merged, not insertion sorted)
+    if long:
         shape = tuple(int(rng.choice([17, 31, 32, 33, 64, 100, 257])) if d == dim else min(n, 3) for d, n in enumerate(shape))
     n = int(rng.integers(1, 4))
     types = [_pick(rng, BOOL + INT + FLOAT) for _ in range(n)]
+    if long:  # XLA corrupts its heap sorting long sub-byte slices
+        types = [t if t.bits >= 8 or t.kind == "bool" else TYPES["i8" if t.kind == "int" else "ui8"] for t in types]
     nkeys = int(rng.integers(1, n + 1))
     inner = _Body("s")
     i1 = tensor_type((), "i1")

@@ -1,5 +1,6 @@
 // reduce_window is a kernel: each result folds its window through the body,
 // starting from the init values; padding and base-dilation holes are skipped.
+// Cumulative windows are scans.
 // RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @max_pool
@@ -95,4 +96,44 @@ func.func @log_sum_exp(%x: tensor<6xf32>) -> tensor<5xf32> {
     stablehlo.return %o : tensor<f32>
   }) : (tensor<6xf32>, tensor<f32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
+}
+
+// -----
+
+// A window spanning the dimension and reaching back to its start from every
+// position (JAX's cumsum) is a scan: one pass per slice, each position
+// storing the running value.
+// CHECK-LABEL: func @cumulative_sum
+// CHECK: tvm.kernel "cumulative_reduce"
+// CHECK: scf.parallel
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c50 step
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[K]]]
+func.func @cumulative_sum(%x: tensor<3x50xf32>) -> tensor<3x50xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %zero) <{padding = dense<[[0, 0], [49, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 50>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<3x50xf32>, tensor<f32>) -> tensor<3x50xf32>
+  return %0 : tensor<3x50xf32>
+}
+
+// -----
+
+// Reaching ahead to the end (a reverse cumulative op): the scan runs from
+// the last position.
+// CHECK-LABEL: func @reverse_cumulative_max
+// CHECK: tvm.kernel "cumulative_reduce"
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c20 step
+// CHECK: %[[I:.*]] = arith.subi %{{.*}}, %[[K]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]]]
+func.func @reverse_cumulative_max(%x: tensor<20xi32>) -> tensor<20xi32> {
+  %low = stablehlo.constant dense<-2147483648> : tensor<i32>
+  %0 = "stablehlo.reduce_window"(%x, %low) <{padding = dense<[[0, 19]]> : tensor<1x2xi64>, window_dimensions = array<i64: 20>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = stablehlo.maximum %a, %b : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<20xi32>, tensor<i32>) -> tensor<20xi32>
+  return %0 : tensor<20xi32>
 }
