@@ -122,6 +122,27 @@ def test_convolutions_as_matrix_products(x_shape, w_shape, kwargs):
     assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize(
+    "numbers,x_shape,w_shape,kwargs",
+    [
+        (("NWC", "WIO", "NWC"), (4, 20, 8), (3, 8, 16), dict(window_strides=(1,), padding="SAME")),
+        (("NWC", "WIO", "NWC"), (2, 33, 6), (5, 6, 4), dict(window_strides=(2,), padding=((3, 1),), rhs_dilation=(2,))),
+        (("NCW", "OIW", "NCW"), (2, 6, 17), (4, 6, 3), dict(window_strides=(1,), padding=((2, 2),), lhs_dilation=(2,))),
+        (("NWC", "WIO", "NWC"), (3, 16, 8), (3, 2, 8), dict(window_strides=(1,), padding="SAME", feature_group_count=4)),
+    ],
+)
+def test_one_dimensional_convolutions_take_the_two_dimensional_route(numbers, x_shape, w_shape, kwargs):
+    x, w = random_args([(x_shape, "float32"), (w_shape, "float32")])
+
+    def conv(x, w):
+        y = jax.lax.conv_general_dilated(x, w, dimension_numbers=numbers, **kwargs)
+        return y, jax.grad(lambda w: jnp.sum(jnp.tanh(jax.lax.conv_general_dilated(x, w, dimension_numbers=numbers, **kwargs))))(w)
+
+    module = stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w)).script(show_meta=False)
+    assert "R.nn.conv1d" not in module and "R.nn.conv2d" in module
+    assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
 def test_half_precision_convolutions_as_matrix_products(dtype, layout):

@@ -1,4 +1,4 @@
-//===- Convolution.cpp - convolution to Relax nn.conv1d/2d/3d -------------===//
+//===- Convolution.cpp - convolution to Relax nn.conv2d/3d ----------------===//
 //
 // Any convolution with batch_group_count 1 becomes a Relax convolution in its
 // default layouts: the operands are permuted to NC<spatial> and
@@ -16,8 +16,68 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
+/// `value` with a unit dimension inserted at `position`.
+Value withUnitDimension(OpBuilder &b, Location loc, Value value,
+                        int64_t position) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + position, 1);
+  return stablehlo::ReshapeOp::create(b, loc, type.clone(shape), value);
+}
+
+/// The 1-D convolution `op` as a 2-D one over (its spatial dimension, a unit
+/// one right after it), reshaped back.
+Value convolutionIn2D(stablehlo::ConvolutionOp op, Value lhs, Value rhs,
+                      OpBuilder &b) {
+  Location loc = op.getLoc();
+  auto dims = op.getDimensionNumbers();
+  // Dimension numbers of a tensor with a unit dimension after `spatial`.
+  auto shifted = [](int64_t d, int64_t spatial) {
+    return d > spatial ? d + 1 : d;
+  };
+  int64_t in = dims.getInputSpatialDimensions()[0];
+  int64_t kernel = dims.getKernelSpatialDimensions()[0];
+  int64_t out = dims.getOutputSpatialDimensions()[0];
+  auto numbers = stablehlo::ConvDimensionNumbersAttr::get(
+      b.getContext(), shifted(dims.getInputBatchDimension(), in),
+      shifted(dims.getInputFeatureDimension(), in), {in, in + 1},
+      shifted(dims.getKernelInputFeatureDimension(), kernel),
+      shifted(dims.getKernelOutputFeatureDimension(), kernel),
+      {kernel, kernel + 1}, shifted(dims.getOutputBatchDimension(), out),
+      shifted(dims.getOutputFeatureDimension(), out), {out, out + 1});
+  auto pair = [&](std::optional<ArrayRef<int64_t>> values) -> DenseI64ArrayAttr {
+    if (!values)
+      return {};
+    return b.getDenseI64ArrayAttr({values->front(), 1});
+  };
+  DenseIntElementsAttr padding;
+  if (auto attr = op.getPaddingAttr()) {
+    SmallVector<int64_t> flat(attr.getValues<int64_t>());
+    flat.append({0, 0});
+    padding = DenseIntElementsAttr::get(
+        RankedTensorType::get({2, 2}, b.getI64Type()), flat);
+  }
+  DenseBoolArrayAttr reversal;
+  if (auto values = op.getWindowReversal())
+    reversal = b.getDenseBoolArrayAttr({values->front(), false});
+  auto resultType = cast<RankedTensorType>(op.getType());
+  SmallVector<int64_t> shape(resultType.getShape());
+  shape.insert(shape.begin() + out + 1, 1);
+  Value conv = stablehlo::ConvolutionOp::create(
+      b, loc, resultType.clone(shape), withUnitDimension(b, loc, lhs, in + 1),
+      withUnitDimension(b, loc, rhs, kernel + 1), pair(op.getWindowStrides()),
+      padding, pair(op.getLhsDilation()), pair(op.getRhsDilation()), reversal,
+      numbers, op.getFeatureGroupCount(), op.getBatchGroupCount(),
+      op.getPrecisionConfigAttr());
+  return stablehlo::ReshapeOp::create(b, loc, resultType, conv);
+}
+
 struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
   using TVMTypedPattern::TVMTypedPattern;
+
+  // A 1-D convolution is rewritten to a 2-D one, which this pattern then
+  // converts: the recursion stops there.
+  void initialize() { setHasBoundedRewriteRecursion(); }
 
   LogicalResult
   rewrite(stablehlo::ConvolutionOp op, OpAdaptor adaptor,
@@ -28,6 +88,11 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     int64_t spatial = dims.getInputSpatialDimensions().size();
     if (spatial < 1 || spatial > 3)
       return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");
+    if (spatial == 1) {
+      rewriter.replaceOp(op, convolutionIn2D(op, adaptor.getLhs(),
+                                             adaptor.getRhs(), rewriter));
+      return success();
+    }
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
     Type element = resultType.getElementType();
@@ -114,9 +179,7 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
                             outDtype);
     };
     Value conv;
-    if (spatial == 1)
-      conv = create(llvm::type_identity<tvm::Conv1DOp>());
-    else if (spatial == 2)
+    if (spatial == 2)
       conv = create(llvm::type_identity<tvm::Conv2DOp>());
     else
       conv = create(llvm::type_identity<tvm::Conv3DOp>());

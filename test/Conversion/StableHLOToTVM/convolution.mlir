@@ -27,11 +27,15 @@ func.func @grouped(%x: tensor<2x4x10x10xf32>, %w: tensor<8x2x3x3xf32>) -> tensor
 
 // -----
 
-// Window reversal flips the kernel; 1-D convolutions use conv1d.
+// Window reversal flips the kernel; a 1-D convolution is a 2-D one with a
+// unit dimension after its spatial one.
 // CHECK-LABEL: func @reversed_1d
 func.func @reversed_1d(%x: tensor<1x3x16xf32>, %w: tensor<5x3x4xf32>) -> tensor<1x5x13xf32> {
-  // CHECK: %[[F:.*]] = tvm.flip %arg1 {axis = 2 : i64}
-  // CHECK: tvm.nn.conv1d %arg0, %[[F]]
+  // CHECK-DAG: %[[X:.*]] = tvm.reshape %arg0 {{.*}} -> tensor<1x3x16x1xf32>
+  // CHECK-DAG: %[[W:.*]] = tvm.reshape %arg1 {{.*}} -> tensor<5x3x4x1xf32>
+  // CHECK: %[[F:.*]] = tvm.flip %[[W]] {axis = 2 : i64}
+  // CHECK: %[[C:.*]] = tvm.nn.conv2d %[[X]], %[[F]] {{.*}}strides = array<i64: 1, 1>}
+  // CHECK: tvm.reshape %[[C]] {{.*}} -> tensor<1x5x13xf32>
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x16xf32>, tensor<5x3x4xf32>) -> tensor<1x5x13xf32>
   return %0 : tensor<1x5x13xf32>
 }
