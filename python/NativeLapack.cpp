@@ -2,8 +2,8 @@
 //
 // The real f32/f64 forms of `stablehlo_tvm.lapack.getrf`, `.potrf`, `.trsm`
 // (jnp.linalg.solve, cholesky and triangular solves), `.geqrf`, `.orgqr`
-// (qr), `.syevd` (eigh) and `.gesdd` (svd) as native TVM FFI functions
-// calling LAPACK through function pointers.
+// (qr), `.syevd` (eigh), `.gesdd` (svd) and `.geev` (eig) as native TVM FFI
+// functions calling LAPACK through function pointers.
 // Through Python (lapack.py) each call cost ~30 us of interpreter and
 // wrapper work; a solve inside a loop kernel made three of them per
 // iteration. The calling conventions (operands, int options, outputs; 1-based
@@ -53,6 +53,9 @@ using Syevd = void (*)(char *jobz, char *uplo, int *n, void *a, int *lda,
 using Gesdd = void (*)(char *jobz, int *m, int *n, void *a, int *lda, void *s,
                        void *u, int *ldu, void *vt, int *ldvt, void *work,
                        int *lwork, int *iwork, int *info);
+using Geev = void (*)(char *jobvl, char *jobvr, int *n, void *a, int *lda,
+                      void *wr, void *wi, void *vl, int *ldvl, void *vr,
+                      int *ldvr, void *work, int *lwork, int *info);
 
 /// One routine in single ([0]) and double ([1]) precision.
 template <typename F> struct Precisions {
@@ -66,6 +69,7 @@ Precisions<Geqrf> geqrfs;
 Precisions<Orgqr> orgqrs;
 Precisions<Syevd> syevds;
 Precisions<Gesdd> gesdds;
+Precisions<Geev> geevs;
 
 /// 0 for f32, 1 for f64, -1 for anything else.
 int precision(const ffi::TensorView &t) {
@@ -404,6 +408,91 @@ bool gesdd(ffi::PackedArgs args) {
   return true;
 }
 
+/// A real geev's eigenvectors (column-major n x n at `packed`) as the real
+/// and imaginary parts of complex row-major columns: for a conjugate pair
+/// (imag[j] > 0) columns j and j + 1 hold the real and imaginary parts of
+/// the first, the second is its conjugate.
+template <typename T>
+void unpackEigenvectors(const T *packed, const T *imag, int64_t n, T *re,
+                        T *im) {
+  for (int64_t j = 0; j < n; ++j) {
+    bool pair = imag[j] != 0 && j + 1 < n;
+    for (int64_t i = 0; i < n; ++i) {
+      T a = packed[j * n + i], b = pair ? packed[(j + 1) * n + i] : T(0);
+      re[i * n + j] = a;
+      im[i * n + j] = b;
+      if (pair) {
+        re[i * n + j + 1] = a;
+        im[i * n + j + 1] = -b;
+      }
+    }
+    j += pair;
+  }
+}
+
+// geev(a, compute_left, compute_right) -> w, vl, vr (each as real and
+// imaginary parts), info; eigenvectors not asked for are zeros.
+bool geev(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 10 ||
+      !tensorsOf(args, {0, 3, 4, 5, 6, 7, 8, 9}, t, which) ||
+      !geevs.of[which] || t[0].ndim() < 2 || t[7].dtype().bits != 32)
+    return false;
+  for (int k = 1; k < 7; ++k)
+    if (precision(t[k]) != which)
+      return false;
+  auto left = args[1].try_cast<int64_t>();
+  auto right = args[2].try_cast<int64_t>();
+  if (!left || !right)
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
+  size_t element = which ? 8 : 4, matrix = size * size * element;
+  if (t[3].numel() != batches * size * size || t[5].numel() != t[3].numel())
+    return false;
+  for (int k = 3; k < 7; ++k)
+    std::memset(bytes(t[k]), 0, t[k].numel() * element);
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix), vl(*left ? matrix : element),
+      vr(*right ? matrix : element);
+  char jobvl = *left ? 'V' : 'N', jobvr = *right ? 'V' : 'N';
+  int n = size, lda = std::max<int>(1, n), ldvl = *left ? lda : 1,
+      ldvr = *right ? lda : 1, info = 0, query = -1;
+  double lworkSize = 0;
+  geevs.of[which](&jobvl, &jobvr, &n, scratch.data(), &lda, nullptr, nullptr,
+                  vl.data(), &ldvl, vr.data(), &ldvr, &lworkSize, &query,
+                  &info);
+  Workspace work(lworkSize, which);
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), size, size, element,
+                   /*toColumnMajor=*/true);
+    char *wr = bytes(t[1]) + b * size * element;
+    char *wi = bytes(t[2]) + b * size * element;
+    geevs.of[which](&jobvl, &jobvr, &n, scratch.data(), &lda, wr, wi,
+                    vl.data(), &ldvl, vr.data(), &ldvr, work.data(),
+                    &work.size, reinterpret_cast<int *>(bytes(t[7])) + b);
+    auto unpack = [&](const std::vector<char> &vectors, int re, int im) {
+      if (which)
+        unpackEigenvectors(reinterpret_cast<const double *>(vectors.data()),
+                           reinterpret_cast<const double *>(wi), size,
+                           reinterpret_cast<double *>(bytes(t[re]) + b * matrix),
+                           reinterpret_cast<double *>(bytes(t[im]) + b * matrix));
+      else
+        unpackEigenvectors(reinterpret_cast<const float *>(vectors.data()),
+                           reinterpret_cast<const float *>(wi), size,
+                           reinterpret_cast<float *>(bytes(t[re]) + b * matrix),
+                           reinterpret_cast<float *>(bytes(t[im]) + b * matrix));
+    };
+    if (*left)
+      unpack(vl, 3, 4);
+    if (*right)
+      unpack(vr, 5, 6);
+  }
+  return true;
+}
+
 /// `native`, or where it declines the arguments, the Python routine.
 ffi::Function withFallback(const std::string &routine,
                            bool (*native)(ffi::PackedArgs)) {
@@ -438,6 +527,8 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
   syevds.of[1] = reinterpret_cast<Syevd>(address("dsyevd"));
   gesdds.of[0] = reinterpret_cast<Gesdd>(address("sgesdd"));
   gesdds.of[1] = reinterpret_cast<Gesdd>(address("dgesdd"));
+  geevs.of[0] = reinterpret_cast<Geev>(address("sgeev"));
+  geevs.of[1] = reinterpret_cast<Geev>(address("dgeev"));
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.getrf",
                            withFallback("getrf", getrf), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.potrf",
@@ -452,6 +543,8 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
                            withFallback("syevd", syevd), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.gesdd",
                            withFallback("gesdd", gesdd), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.geev",
+                           withFallback("geev", geev), /*override=*/true);
 }
 
 } // namespace mlir::stablehlo_tvm::python

@@ -324,7 +324,7 @@ def _view(tensor) -> np.ndarray:
 # The routines the C++ core calls natively in single and double precision
 # (python/NativeLapack.cpp), by the names SciPy's Cython modules export.
 _NATIVE = {
-    "cython_lapack": tuple(p + r for r in ("getrf", "potrf", "geqrf", "orgqr", "syevd", "gesdd") for p in "sd"),
+    "cython_lapack": tuple(p + r for r in ("getrf", "potrf", "geqrf", "orgqr", "syevd", "gesdd", "geev") for p in "sd"),
     "cython_blas": ("strsm", "dtrsm"),
 }
 
@@ -350,7 +350,7 @@ def _native_addresses() -> dict[str, int]:
 def register() -> None:
     """Registers every routine as `stablehlo_tvm.lapack.<name>` and
     `stablehlo_tvm.lapack.complex.<name>` (once). getrf, potrf, trsm, geqrf,
-    orgqr, syevd and gesdd on f32/f64 are native (no interpreter in the call); their Python forms,
+    orgqr, syevd, gesdd and geev on f32/f64 are native (no interpreter in the call); their Python forms,
     which take the other element types, stay as
     `stablehlo_tvm.lapack.python.<name>`."""
     global _REGISTERED

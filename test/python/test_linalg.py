@@ -183,17 +183,18 @@ def test_native_lapack_declines_to_the_python_routine():
 
 
 @pytest.mark.parametrize("dtype,tol", [("float32", 2e-4), ("float64", 1e-10)])
-def test_native_qr_eigh_svd_every_shape(dtype, tol):
-    """geqrf/orgqr, syevd and gesdd run natively on f32/f64 (row-major data
-    through column-major LAPACK): tall, wide and batched matrices, every
-    SVD mode, eigenvalues with and without vectors from either triangle;
-    the Python routines are never called."""
+def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
+    """geqrf/orgqr, syevd, gesdd and geev run natively on f32/f64 (row-major
+    data through column-major LAPACK): tall, wide and batched matrices, every
+    SVD mode, eigenvalues with and without vectors from either triangle,
+    general eigenproblems with left, right or no vectors (conjugate pairs
+    unpacked); the Python routines are never called."""
     import tvm_ffi
 
     from stablehlo_tvm import _core, lapack
 
     lapack.register()
-    names = ("geqrf", "orgqr", "syevd", "gesdd")
+    names = ("geqrf", "orgqr", "syevd", "gesdd", "geev")
     originals = {n: tvm_ffi.get_global_func(f"stablehlo_tvm.lapack.python.{n}") for n in names}
     calls = []
 
@@ -231,6 +232,14 @@ def test_native_qr_eigh_svd_every_shape(dtype, tol):
                 return w, jnp.abs(v), (v * w[..., None, :]) @ jnp.swapaxes(v, -1, -2)
 
             assert_matches_jax(eigh, spd, rtol=tol, atol=tol)
+        general = random_args([((2, 3, 6, 6), dtype)], seed=14)[0]
+        general[0, 0] = np.eye(6, dtype=dtype)[::-1]  # eigenvalues 1 and -1, each three times
+        for left, right in ((False, True), (True, False), (True, True), (False, False)):
+
+            def eig(m, left=left, right=right):
+                return jax.lax.linalg.eig(m, compute_left_eigenvectors=left, compute_right_eigenvectors=right)
+
+            assert_matches_jax(eig, general, rtol=tol, atol=tol)
         assert calls == []
     finally:
         for n in names:
