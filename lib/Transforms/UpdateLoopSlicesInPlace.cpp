@@ -1,15 +1,17 @@
 //===- UpdateLoopSlicesInPlace.cpp - In-place updates of carried arrays ---===//
 //
 // A loop-carried array whose only use in the body is one
-// dynamic_update_slice, yielded back in its own position, has no reader of
-// its old value: the update may overwrite the buffer. The loop then starts
-// from a copy, so that the caller's value is never written.
+// dynamic_update_slice or one single-input scatter (`x.at[i].set(v)`),
+// yielded back in its own position, has no reader of its old value: the
+// update may overwrite the buffer. The loop then starts from a copy, so that
+// the caller's value is never written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stablehlo-tvm/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 namespace mlir::stablehlo_tvm {
@@ -20,15 +22,22 @@ namespace mlir::stablehlo_tvm {
 namespace {
 
 /// The update of `arg` that may write in place, if there is one.
-stablehlo::DynamicUpdateSliceOp inPlaceUpdate(BlockArgument arg,
-                                              Operation *terminator) {
+Operation *inPlaceUpdate(BlockArgument arg, Operation *terminator) {
   if (!arg.hasOneUse())
     return {};
-  auto update =
-      dyn_cast<stablehlo::DynamicUpdateSliceOp>(*arg.getUsers().begin());
-  if (!update || update.getOperand() != arg)
+  Operation *update = *arg.getUsers().begin();
+  bool updates =
+      TypeSwitch<Operation *, bool>(update)
+          .Case([&](stablehlo::DynamicUpdateSliceOp op) {
+            return op.getOperand() == arg;
+          })
+          .Case([&](stablehlo::ScatterOp op) {
+            return op.getInputs().size() == 1 && op.getInputs()[0] == arg;
+          })
+          .Default(false);
+  if (!updates)
     return {};
-  Value result = update.getResult();
+  Value result = update->getResult(0);
   unsigned position = arg.getArgNumber();
   if (terminator->getOperand(position) != result)
     return {};
@@ -46,7 +55,7 @@ struct UpdateLoopSlicesInPlacePass
       Builder builder(loop.getContext());
       SmallVector<int64_t> copied;
       for (BlockArgument arg : body.getArguments()) {
-        auto update = inPlaceUpdate(arg, body.getTerminator());
+        Operation *update = inPlaceUpdate(arg, body.getTerminator());
         if (!update)
           continue;
         update->setAttr("tvm.in_place", builder.getUnitAttr());

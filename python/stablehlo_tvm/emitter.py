@@ -95,9 +95,13 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     # loop nest, which FuseTIR cannot merge with legalized operators. It is
     # scheduled as written: the CPU rules find no blocks in it to schedule,
     # and their analysis of a long chain of Binds ran for minutes.
-    func = kernel_primfunc(op, operand_infos, result_infos).with_attrs({"op_pattern": 8, "tirx.is_scheduled": True})
+    in_place = [int(i) for i in attributes.get("in_place", [])]
+    func = kernel_primfunc(op, operand_infos, result_infos, in_place).with_attrs({"op_pattern": 8, "tirx.is_scheduled": True})
     gvar = emitter.module.add_func(func, attributes["name"])
-    return relax.call_tir(gvar, operands, out_ty=out[0] if len(out) == 1 else out)
+    out_ty = out[0] if len(out) == 1 else out
+    if in_place:
+        return relax.call_tir_inplace(gvar, operands, in_place, out_ty=out_ty)
+    return relax.call_tir(gvar, operands, out_ty=out_ty)
 
 
 def _emit_update_slice_in_place(emitter, bb, operands, attributes, op):

@@ -518,13 +518,19 @@ class _KernelWriter:
         return body
 
 
-def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tuple]):
-    """The PrimFunc of one tvm.kernel op (as the C++ walk gives it)."""
+def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tuple], in_place: list[int] = ()):
+    """The PrimFunc of one tvm.kernel op (as the C++ walk gives it). A
+    result written into an input's buffer (`in_place[i] >= 0`) has no
+    parameter: relax.call_tir_inplace passes only the inputs, and the body
+    writes the input's buffer (its own is unused)."""
     writer = _KernelWriter(op["attributes"]["name"])
     (block,) = op["regions"][0]
+    aliased = {len(operand_types) + result for result, operand in enumerate(in_place) if operand >= 0}
     params = []
-    for (arg_id, (shape, value_dtype, _)), (_, dtype, _) in zip(block["arguments"], operand_types + result_types):
-        params.append(writer.buffer(arg_id, shape, dtype, value_dtype))
+    for k, ((arg_id, (shape, value_dtype, _)), (_, dtype, _)) in enumerate(zip(block["arguments"], operand_types + result_types)):
+        buffer = writer.buffer(arg_id, shape, dtype, value_dtype)
+        if k not in aliased:
+            params.append(buffer)
     return _primfunc(params, _seq(writer.block(block)))
 
 

@@ -78,3 +78,41 @@ func.func @moved(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
   }
   return %r#1 : tensor<8x4xf32>
 }
+
+// -----
+
+// `x.at[i].add(v)` in a loop: a single-input scatter of the carried array
+// writes its buffer (the kernel's result is input 0's buffer, nothing
+// copied into it first).
+// CHECK-LABEL: func @scatter_add
+// CHECK: stablehlo.while{{.*}}attributes {tvm.copied_inits = array<i64: 1>}
+// CHECK: "stablehlo.scatter"
+// CHECK: }) {tvm.in_place} : (tensor<8xf32>, tensor<1xi32>, tensor<f32>)
+// TVM-LABEL: func @scatter_add
+// TVM: "tvm.while"(%{{.*}}, %{{.*}}) <{copied_inits = array<i64: 1>}>
+// TVM: tvm.kernel "scatter"(%{{.*}}, %{{.*}}, %{{.*}}) {in_place = array<i64: 0>}
+// TVM-NEXT: ^bb0(%[[OPERAND:.*]]: memref<8xf32>, %{{.*}}: memref<1xi32>, %{{.*}}: memref<f32>, %{{.*}}: memref<8xf32>):
+// TVM-NOT: scf.parallel
+// TVM: memref.load %[[OPERAND]]
+// TVM: memref.store %{{.*}}, %[[OPERAND]]
+func.func @scatter_add(%init: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %out = %init) : tensor<i32>, tensor<8xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %index = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>
+    %v = stablehlo.constant dense<2.0> : tensor<f32>
+    %u = "stablehlo.scatter"(%out, %index, %v) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8xf32>, tensor<1xi32>, tensor<f32>) -> tensor<8xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u : tensor<i32>, tensor<8xf32>
+  }
+  return %r#1 : tensor<8xf32>
+}

@@ -228,6 +228,33 @@ def test_carried_arrays_are_updated_in_place_on_copies():
         np.testing.assert_array_equal(a, b)
 
 
+def test_carried_arrays_scattered_into_are_updated_in_place_on_copies():
+    # x.at[i].set / .add in a loop are single-input scatters of the carried
+    # array: in place (a kernel writing the operand's buffer), on copies.
+    import stablehlo_tvm
+
+    x = np.arange(40, dtype=np.float32)
+    idx = np.array([3, 3, 39, 0, 17], np.int32)
+
+    def f(x, idx):
+        written = lax.fori_loop(0, 40, lambda i, a: a.at[(i * 7) % 40].set(i.astype(jnp.float32)), x)
+        added = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(1.0 + i), x)
+        # Read as well as updated: not in place.
+        read = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(a[0]), x)
+        return written, added, read
+
+    lowered = jax.jit(f).lower(x, idx)
+    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 2
+    compiled = stablehlo_tvm.build(lowered)
+    keep = x.copy()
+    first = compiled(x, idx)
+    second = compiled(x, idx)
+    np.testing.assert_array_equal(x, keep)
+    for a, b, want in zip(first, second, jax.jit(f)(x, idx)):
+        np.testing.assert_array_equal(a, np.asarray(want))
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
 def test_calls_of_a_loop_start_no_threads():
     # Loops run on a thread with a deep stack; one for all calls, since each

@@ -287,12 +287,14 @@ def UpdateLoopSlicesInPlace : Pass<"stablehlo-update-loop-slices-in-place",
   let summary = "Mark the slice updates of loop-carried arrays that can write in place";
   let description = [{
     A scan's stacked output is a loop-carried array that each iteration
-    updates with `stablehlo.dynamic_update_slice` and hands on. Copying the
+    updates with `stablehlo.dynamic_update_slice` and hands on; `x.at[i]`
+    updates in a loop do the same with a single-input `stablehlo.scatter`. Copying the
     whole array per iteration makes the loop quadratic. Where the body's
     argument is used only by that update and the update's result is yielded
     in the same position (and nowhere else), nothing else can see the old
-    value: the update is marked `tvm.in_place` (it becomes
-    `tvm.update_slice_in_place`) and the loop's position is listed in
+    value: the update is marked `tvm.in_place` (a slice update becomes
+    `tvm.update_slice_in_place`, a scatter a `tvm.kernel` that writes the
+    operand's buffer) and the loop's position is listed in
     `tvm.copied_inits` (the loop starts from a copy of the initial value,
     which the caller may still hold).
 

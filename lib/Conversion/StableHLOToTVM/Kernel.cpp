@@ -95,9 +95,12 @@ void storeAccumulators(OpBuilder &builder, Location loc,
 
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
-                               TypeRange resultTypes, KernelBodyBuilder body) {
-  auto kernel = tvm::KernelOp::create(builder, loc, resultTypes,
-                                      builder.getStringAttr(name), inputs);
+                               TypeRange resultTypes, KernelBodyBuilder body,
+                               ArrayRef<int64_t> inPlace) {
+  auto kernel = tvm::KernelOp::create(
+      builder, loc, resultTypes, builder.getStringAttr(name), inputs,
+      inPlace.empty() ? DenseI64ArrayAttr()
+                      : builder.getDenseI64ArrayAttr(inPlace));
   SmallVector<Type> bufferTypes;
   SmallVector<Location> locs;
   for (Type type : llvm::concat<const Type>(inputs.getTypes(), resultTypes)) {
@@ -109,7 +112,11 @@ SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
   OpBuilder::InsertionGuard guard(builder);
   Block *block = builder.createBlock(&kernel.getBody(), {}, bufferTypes, locs);
   builder.setInsertionPointToStart(block);
-  body(builder, loc, kernel.getInputBuffers(), kernel.getResultBuffers());
+  SmallVector<Value> results(kernel.getResultBuffers());
+  for (auto [result, input] : llvm::enumerate(inPlace))
+    if (input >= 0)
+      results[result] = kernel.getInputBuffers()[input];
+  body(builder, loc, kernel.getInputBuffers(), results);
   return SmallVector<Value>(kernel.getResults());
 }
 

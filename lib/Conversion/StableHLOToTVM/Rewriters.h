@@ -156,9 +156,12 @@ using KernelBodyBuilder =
     llvm::function_ref<void(OpBuilder &, Location, ValueRange, ValueRange)>;
 
 /// A tvm.kernel named `name` over `inputs` with results of `resultTypes`.
+/// With `inPlace` (one input index or -1 per result), result i is written
+/// into input inPlace[i]'s buffer: `body` gets that buffer as the result's.
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
-                               TypeRange resultTypes, KernelBodyBuilder body);
+                               TypeRange resultTypes, KernelBodyBuilder body,
+                               ArrayRef<int64_t> inPlace = {});
 
 /// Loops over every index of `shape` (the outermost parallel when
 /// `parallel`); `body` gets the induction variables. Rank 0 runs `body` once.

@@ -1,6 +1,8 @@
 //===- Scatter.cpp - scatter as a kernel ----------------------------------===//
 //
-// scatter copies its inputs to its results, then visits every update element
+// scatter copies its inputs to its results (or, marked tvm.in_place by
+// stablehlo-update-loop-slices-in-place, updates its one input's buffer
+// itself), then visits every update element
 // in row-major order: the scatter index vector it names (through
 // index_vector_dim and scatter_dims_to_operand_dims), its batch position
 // (input/scatter_indices batching dims) and its offset inside the update
@@ -68,19 +70,26 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     if (failed(checkScalarizable(body)))
       return rewriter.notifyMatchFailure(op, "update computation has no scalar form");
     bool scalarized = true;
+    // See stablehlo-update-loop-slices-in-place: no one else reads the
+    // operand, so the updates go into its buffer, with nothing to copy.
+    bool inPlace = count == 1 && op->hasAttr("tvm.in_place");
+    SmallVector<int64_t> aliases;
+    if (inPlace)
+      aliases.push_back(0);
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "scatter", inputs, op.getResultTypes(),
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
           ValueRange operands = in.take_front(count);
           Value indices = in[count];
           ValueRange updates = in.drop_front(count + 1);
-          buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
-                        [&](OpBuilder &b, Location loc, ValueRange ivs) {
-            for (auto [operand, result] : llvm::zip(operands, out)) {
-              Value value = memref::LoadOp::create(b, loc, operand, ivs);
-              memref::StoreOp::create(b, loc, value, result, ivs);
-            }
-          });
+          if (!inPlace)
+            buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
+                          [&](OpBuilder &b, Location loc, ValueRange ivs) {
+              for (auto [operand, result] : llvm::zip(operands, out)) {
+                Value value = memref::LoadOp::create(b, loc, operand, ivs);
+                memref::StoreOp::create(b, loc, value, result, ivs);
+              }
+            });
           buildLoopNest(b, loc, updatesType.getShape(), /*parallel=*/false,
                         [&](OpBuilder &b, Location loc, ValueRange update) {
             Value zero = indexValue(b, loc, 0);
@@ -129,7 +138,8 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
             for (auto [value, result] : llvm::zip(*combined, out))
               memref::StoreOp::create(inner, loc, value, result, target);
           });
-        });
+        },
+        aliases);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);

@@ -162,6 +162,18 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError() << "buffer " << index << " must be " << expected
                            << ", not " << argType;
   }
+  if (std::optional<ArrayRef<int64_t>> inPlace = getInPlace()) {
+    if (inPlace->size() != getNumResults())
+      return emitOpError() << "in_place must name one input (or -1) per result";
+    for (auto [result, input] : llvm::enumerate(*inPlace)) {
+      if (input == -1)
+        continue;
+      if (input < 0 || input >= static_cast<int64_t>(getInputs().size()) ||
+          getInputs()[input].getType() != getResult(result).getType())
+        return emitOpError() << "result " << result
+                             << " cannot be written into input " << input;
+    }
+  }
   WalkResult walk = body.walk([&](Operation *op) {
     if (isa_and_nonnull<arith::ArithDialect, math::MathDialect,
                         memref::MemRefDialect>(op->getDialect()))

@@ -375,6 +375,12 @@ def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     PrimFunc with `relax.call_tir(kernel, inputs, results)`. `name` names the
     PrimFunc.
 
+    With `in_place`, result i is written into the buffer of input
+    `in_place[i]` (`relax.call_tir_inplace`; -1: a buffer of its own): the
+    body writes that input's buffer and leaves the result's unused. The
+    importer asks for it only where no one else reads the input (a
+    loop-carried value, whose initial value the loop copies first).
+
     ```mlir
     %r = tvm.kernel "argmax" (%x) : (tensor<8xf32>) -> tensor<i32> {
     ^bb0(%in: memref<8xf32>, %out: memref<i32>):
@@ -382,7 +388,8 @@ def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     }
     ```
   }];
-  let arguments = (ins StrAttr:$name, Variadic<TVM_Tensor>:$inputs);
+  let arguments = (ins StrAttr:$name, Variadic<TVM_Tensor>:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$in_place);
   let results = (outs Variadic<TVM_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
