@@ -92,6 +92,20 @@ def test_matmul_with_transposed_operand_and_epilogue():
     assert_matches_jax(scores, q, k, bias, rtol=1e-4, atol=1e-4)
 
 
+def test_whole_array_reduction_of_an_expression_is_scheduled():
+    # A sum to a scalar of a long element-wise chain (jax.random.normal(...)
+    # .sum(): the reduction's rfactor axis goes after the 0-d result's axes,
+    # and its lanes are innermost already): unscheduled, every intermediate
+    # was a buffer of the whole array.
+    (x,) = random_args([((40000,), "float32")])
+
+    def f(x):
+        return jnp.sum(jnp.where(x > 0, jnp.exp(-x * x) * x, jnp.log1p(x * x)) * 3.0), jnp.max(jnp.sin(x) * x)
+
+    assert _unscheduled(f, x) == []
+    assert_matches_jax(f, x, rtol=1e-4, atol=1e-4)
+
+
 def test_float64_and_integer_matmuls():
     a, b = random_args([((33, 20), "float64"), ((20, 40), "float64")])
     assert_matches_jax(jnp.matmul, a, b, rtol=1e-12, atol=1e-12)

@@ -73,13 +73,18 @@ class RowReduction(CPURule):
             self._parallel_rows(sch, block, info)
             return
         _, lane = sch.split(loops[-1], [None, lanes])
-        partial = sch.rfactor(lane, factor_axis=len([it for it in info.iters if it.kind == "S"]))
+        # The partial results' axis goes after the written buffer's own (a
+        # 0-d result can come with a unit spatial loop: fewer axes than loops).
+        rank = len(sch.get(block).writes[0].source.shape)
+        partial = sch.rfactor(lane, factor_axis=min(rank, len([it for it in info.iters if it.kind == "S"])))
         rows = self._parallel_rows(sch, block, info)
         if rows is not None:
             sch.compute_at(partial, rows, preserve_unit_loops=False)
-        # compute_at puts the lane loop (now spatial) outside the row loop.
-        *_, lane, along = sch.get_loops(partial)
-        sch.reorder(along, lane)
+            # compute_at puts the lane loop (now spatial) outside the row loop.
+            *_, lane, along = sch.get_loops(partial)
+            sch.reorder(along, lane)
+        else:
+            *_, along, lane = sch.get_loops(partial)
         sch.vectorize(lane)
         sch.decompose_reduction(partial, along)
 
