@@ -666,6 +666,96 @@ def float_cnn():
     return apply, ([jnp.asarray(w) for w in _cnn_weights()], jnp.asarray(_rng(1).standard_normal((8, 32, 32, 16)), jnp.float32))
 
 
+def keras_text_conv1d_train_step():
+    import jax
+    import keras
+
+    model = keras.Sequential(
+        [
+            keras.Input((64,), dtype="int32"),
+            keras.layers.Embedding(1000, 32),
+            keras.layers.Conv1D(64, 5, activation="relu"),
+            keras.layers.MaxPooling1D(2),
+            keras.layers.Conv1D(64, 3, dilation_rate=2, activation="relu"),
+            keras.layers.GlobalMaxPooling1D(),
+            keras.layers.Dense(4),
+        ]
+    )
+    optimizer = keras.optimizers.Adam(1e-3)
+    optimizer.build(model.trainable_variables)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    trainable = [v.value for v in model.trainable_variables]
+    non_trainable = [v.value for v in model.non_trainable_variables]
+    slots = [v.value for v in optimizer.variables]
+
+    def step(trainable, non_trainable, slots, tokens, labels):
+        def loss(trainable):
+            logits, updated = model.stateless_call(trainable, non_trainable, tokens, training=True)
+            return loss_fn(labels, logits), updated
+
+        (value, updated), grads = jax.value_and_grad(loss, has_aux=True)(trainable)
+        trainable, slots = optimizer.stateless_apply(slots, grads, trainable)
+        return value, trainable, updated, slots
+
+    tokens = _rng().integers(0, 1000, (16, 64)).astype(np.int32)
+    labels = _rng(1).integers(0, 4, 16).astype(np.int32)
+    return step, (trainable, non_trainable, slots, tokens, labels)
+
+
+def array_statistics():
+    import jax.numpy as jnp
+
+    def stats(x, keys):
+        order = jnp.argsort(x, stable=True)
+        ranks = jnp.empty_like(order).at[order].set(jnp.arange(x.size, dtype=order.dtype))
+        running = jnp.cumsum(x[order])
+        unique, counts = jnp.unique(keys, size=64, fill_value=-1, return_counts=True)
+        return (
+            jnp.quantile(x, jnp.array([0.01, 0.25, 0.5, 0.75, 0.99])),
+            ranks,
+            running / jnp.arange(1, x.size + 1),
+            unique,
+            counts,
+            jnp.searchsorted(jnp.sort(x), jnp.linspace(-3, 3, 101)),
+        )
+
+    x = _rng().standard_normal(20000).astype(np.float32)
+    keys = _rng(1).integers(0, 50, 20000).astype(np.int32)
+    return stats, (x, keys)
+
+
+def particle_filter():
+    import jax
+    import jax.numpy as jnp
+    from jax.scipy.special import logsumexp
+
+    particles = 2000
+
+    def run(key, observations):
+        def step(carry, obs):
+            x, key = carry
+            key, noise_key, resample_key = jax.random.split(key, 3)
+            x = 0.9 * x + 0.5 * jax.random.normal(noise_key, x.shape)
+            log_w = -0.5 * ((obs - jnp.sin(x)) / 0.3) ** 2
+            log_evidence = logsumexp(log_w) - jnp.log(particles)
+            w = jnp.exp(log_w - logsumexp(log_w))
+            # Systematic resampling: one uniform offset, the weights' running sum.
+            positions = (jax.random.uniform(resample_key) + jnp.arange(particles)) / particles
+            index = jnp.clip(jnp.searchsorted(jnp.cumsum(w), positions), 0, particles - 1)
+            x = x[index]
+            return (x, key), (jnp.mean(x), log_evidence)
+
+        x0 = jnp.zeros(particles, jnp.float32)
+        _, (means, evidence) = jax.lax.scan(step, (x0, key), observations)
+        # Resampling is discontinuous in the weights: a running sum rounded
+        # in another order moves a particle, and the trajectories part
+        # (within Monte Carlo noise). The log evidence stays comparable.
+        return evidence.sum()
+
+    observations = np.sin(np.linspace(0, 6, 50)).astype(np.float32)
+    return run, (jax.random.key(5), observations)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -695,4 +785,7 @@ CASES = [
     Case("jax_random_sampling", "sampler", jax_random_sampling),
     Case("blackjax_nuts", "sampler", blackjax_nuts, loops=True),
     Case("jax_md_lennard_jones", "simulation", jax_md_lennard_jones, loops=True),
+    Case("keras_text_conv1d_train_step", "training", keras_text_conv1d_train_step),
+    Case("array_statistics", "data", array_statistics),
+    Case("particle_filter", "sampler", particle_filter, loops=True),
 ]
