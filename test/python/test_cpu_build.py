@@ -137,6 +137,30 @@ def test_convolutions_as_matrix_products(x_shape, w_shape, kwargs):
 
 
 @pytest.mark.parametrize(
+    "strides,dilation,padding,kernel",
+    [((1, 1), (1, 1), "SAME", (3, 3)), ((2, 2), (1, 1), "SAME", (3, 3)), ((1, 1), (2, 2), "VALID", (3, 3)), ((2, 1), (1, 1), ((1, 2), (0, 1)), (3, 2))],
+)
+def test_weight_gradients_are_one_product_over_the_batch(strides, dilation, padding, kernel):
+    # JAX writes an NHWC convolution's weight gradient as a convolution whose
+    # "kernel" is the output gradient and whose few output pixels are the
+    # kernel's taps: rewritten as output gradient^T x the input's patches.
+    x, w = random_args([((4, 13, 11, 5), "float32"), ((*kernel, 5, 6), "float32")])
+
+    def grad(w, x):
+        def loss(w):
+            y = jax.lax.conv_general_dilated(x, w, strides, padding, rhs_dilation=dilation, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            return jnp.sum(jnp.tanh(y))
+
+        return jax.grad(loss)(w)
+
+    from stablehlo_tvm.cpu.conv_as_matmul import ConvAsMatmul
+
+    rewritten = ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(grad).lower(w, x))).script(show_meta=False)
+    assert "R.nn.conv2d" not in rewritten
+    assert_matches_jax(grad, w, x, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
     "numbers,x_shape,w_shape,kwargs",
     [
         (("NWC", "WIO", "NWC"), (4, 20, 8), (3, 8, 16), dict(window_strides=(1,), padding="SAME")),

@@ -16,6 +16,14 @@ transposes on both sides cancel into plain copies. The import pads
 explicitly; the gather reads that padding as a bounds test instead of a
 padded copy. Nothing is fused into the gather (see `_patches`). Grouped,
 implicitly padded or other layouts are left alone.
+
+An NHWC convolution's weight gradient, as JAX writes it, is a convolution of
+the input with its batch axis as channels by the output gradient as the
+kernel: its output pixels are the few taps of the forward kernel (9 for
+3 x 3), a product with 9 columns per channel. It becomes one product of the
+output gradient (transposed: output channels x every pixel of the batch) by
+the input's patches (every pixel of the batch x taps and channels), whose
+result is the gradient in HWIO order.
 """
 
 from __future__ import annotations
@@ -70,6 +78,9 @@ class _Rewriter(PyExprMutator):
             return None
         bb = self.builder_
         out_dtype = attrs.out_dtype if str(attrs.out_dtype) not in ("", "void") else None
+        gradient = self._weight_gradient_sources(x, w)
+        if gradient is not None:
+            return self._rewrite_weight_gradient(*gradient, (kh, kw), (sh, sw), (dh, dw), (oh, ow), out_dtype)
         nhwc = self._nhwc_source(x)
         if nhwc is not None:
             return self._rewrite_nhwc(*nhwc, self._hwio(w), (kh, kw), (sh, sw), (dh, dw), (oh, ow), out_dtype)
@@ -126,6 +137,42 @@ class _Rewriter(PyExprMutator):
         if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [0, 3, 1, 2]:
             return value.args[0], pad
         return None
+
+    def _weight_gradient_sources(self, x, w):
+        """(t, pad, d) when the convolution is a weight gradient of an NHWC
+        one as JAX writes it: `x` is permute_dims(t, [3, 0, 1, 2]) of the
+        NHWC input t (possibly padded after), its batch axis summed as the
+        channels, and `w` permute_dims(d, [3, 0, 1, 2]) of the NHWC output
+        gradient d."""
+        source, pad = self._unpadded(x, spatial_axes=(2, 3))
+        value, kernel = self._bound(source), self._bound(w)
+        if (
+            _is_op(value, "relax.permute_dims")
+            and _ints(value.attrs.axes) == [3, 0, 1, 2]
+            and _is_op(kernel, "relax.permute_dims")
+            and _ints(kernel.attrs.axes) == [3, 0, 1, 2]
+        ):
+            return value.args[0], pad, kernel.args[0]
+        return None
+
+    def _rewrite_weight_gradient(self, t, pad, d, kernel, strides, dilation, out_hw, out_dtype):
+        """out[i, o, p, q] = sum over (n, a, b) of t[n, p S + a D, q S + b D, i]
+        d[n, a, b, o] (S the strides, D the dilation): one product of d's rows
+        (n, a, b) with the patches of t whose pixels are (a, b) and whose
+        kernel offsets are (p, q). As a convolution this had only
+        out_hw's few pixels (a 3 x 3 kernel's) for its columns."""
+        bb = self.builder_
+        (kh, kw), (oh, ow) = kernel, out_hw
+        n, _, _, channels = _ints(t.ty.shape.values)
+        outputs = _ints(d.ty.shape.values)[3]
+        # Pixels (a, b) of the gradient step by the dilation; kernel offsets
+        # (p, q) by the strides.
+        patches = self._patches(_nhwc_patches, t, (oh, ow), dilation, strides, (kh, kw), pad)
+        rows = bb.emit(relax.op.reshape(patches, [n * kh * kw, oh * ow * channels]))
+        gradient = bb.emit(relax.op.permute_dims(bb.emit(relax.op.reshape(d, [n * kh * kw, outputs])), [1, 0]))
+        product = bb.emit(relax.op.matmul(gradient, rows, out_dtype=out_dtype))
+        grouped = bb.emit(relax.op.reshape(product, [outputs, oh, ow, channels]))
+        return relax.op.permute_dims(grouped, [3, 0, 1, 2])
 
     def _hwio(self, w):
         """OIHW weights as HWIO: the tensor the import transposed, if so."""
