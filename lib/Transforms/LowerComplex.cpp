@@ -733,6 +733,47 @@ struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
   }
 };
 
+/// A complex triangular_solve is the LAPACK trsm JAX calls on the CPU
+/// (lapack_{c,z}trsm_ffi, as LapackCallLowering passes it on in parts): the
+/// library solves any side, triangle, op(a) and diagonal.
+struct TriangularSolveLowering : ComplexPattern<stablehlo::TriangularSolveOp> {
+  using ComplexPattern::ComplexPattern;
+  FailureOr<SmallVector<Value>> lower(stablehlo::TriangularSolveOp op,
+                                      ArrayRef<Parts> x,
+                                      Complex &c) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto element = cast<ComplexType>(type.getElementType()).getElementType();
+    if (!element.isF32() && !element.isF64())
+      return failure();
+    if (!x[0].second || !x[1].second)
+      return failure();
+    auto part = type.clone(element);
+    Builder &b = c.b;
+    auto character = [&](char value) {
+      return b.getIntegerAttr(b.getIntegerType(8, /*isSigned=*/false), value);
+    };
+    char trans = op.getTransposeA() == stablehlo::Transpose::NO_TRANSPOSE
+                     ? 'N'
+                     : op.getTransposeA() == stablehlo::Transpose::TRANSPOSE ? 'T'
+                                                                            : 'C';
+    NamedAttrList config;
+    config.append("side", character(op.getLeftSide() ? 'L' : 'R'));
+    config.append("uplo", character(op.getLower() ? 'L' : 'U'));
+    config.append("trans_x", character(trans));
+    config.append("diag", character(op.getUnitDiagonal() ? 'U' : 'N'));
+    OperationState state(op.getLoc(), stablehlo::CustomCallOp::getOperationName(),
+                         ValueRange{x[0].first, x[0].second, x[1].first, x[1].second},
+                         TypeRange{part, part});
+    state.addAttribute("call_target_name",
+                       b.getStringAttr(element.isF32() ? "lapack_ctrsm_ffi"
+                                                       : "lapack_ztrsm_ffi"));
+    state.addAttribute("mhlo.backend_config", b.getDictionaryAttr(config));
+    state.addAttribute("stablehlo_tvm.complex_parts", b.getUnitAttr());
+    Operation *call = c.b.create(state);
+    return SmallVector<Value>(call->getResults());
+  }
+};
+
 /// bitcast_convert between identical complex types keeps the parts.
 struct BitcastLowering : ComplexPattern<stablehlo::BitcastConvertOp> {
   using ComplexPattern::ComplexPattern;
@@ -1175,7 +1216,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
                  Atan2Lowering, LogisticLowering, FftLowering,
-                 LapackCallLowering,
+                 LapackCallLowering, TriangularSolveLowering,
                  SquareLowering, SortLowering, BitcastLowering, IotaLowering,
                  ExtremumLowering<stablehlo::MaxOp,
                                   stablehlo::ComparisonDirection::GT>,

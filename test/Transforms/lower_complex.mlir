@@ -298,3 +298,17 @@ func.func @order_conj_iota(%x: tensor<2xcomplex<f32>>, %y: tensor<2xcomplex<f32>
   %2 = stablehlo.iota dim = 0 : tensor<2xcomplex<f32>>
   return %1, %2 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
 }
+
+// -----
+
+// A complex triangular_solve is LAPACK's trsm on the parts, its options in
+// the backend_config JAX's lapack_ctrsm_ffi calls carry.
+// CHECK-LABEL: func @triangular_solve
+// CHECK: stablehlo.custom_call @lapack_ctrsm_ffi(%arg0, %arg1, %arg2, %arg3)
+// CHECK-SAME: diag = 78 : ui8, side = 82 : ui8, trans_x = 67 : ui8, uplo = 85 : ui8
+// CHECK-SAME: stablehlo_tvm.complex_parts
+// CHECK-SAME: (tensor<3x3xf32>, tensor<3x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+func.func @triangular_solve(%a: tensor<3x3xcomplex<f32>>, %b: tensor<2x3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>> {
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = false, unit_diagonal = false, transpose_a = #stablehlo<transpose ADJOINT>} : (tensor<3x3xcomplex<f32>>, tensor<2x3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>>
+  return %x : tensor<2x3xcomplex<f32>>
+}
