@@ -149,65 +149,63 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
     bool scalarized = true;
-    if (std::optional<std::pair<int64_t, bool>> scan =
-            scanDimension(op, strides, baseDilations, windowDilations)) {
+    auto fold = [&](OpBuilder &b, Location loc, ValueRange accumulators,
+                    ValueRange operands, ValueRange index) {
+      if (failed(accumulate(b, loc, body, accumulators, operands, index)))
+        scalarized = false;
+    };
+    std::optional<std::pair<int64_t, bool>> scan =
+        scanDimension(op, strides, baseDilations, windowDilations);
+    // A scan: each slice along the dimension folded in order, every
+    // position storing the running value.
+    auto scanBody = [&](OpBuilder &b, Location loc, ValueRange in,
+                        ValueRange out) {
       auto [dim, backward] = *scan;
       int64_t length = inputType.getDimSize(dim);
       SmallVector<int64_t> slices(inputType.getShape());
       slices[dim] = 1;
-      SmallVector<Value> results = buildKernel(
-          rewriter, op.getLoc(), "cumulative_reduce", inputs,
-          op.getResultTypes(),
-          [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
-            ValueRange operands = in.take_front(count);
-            ValueRange inits = in.drop_front(count);
-            buildLoopNest(b, loc, slices, /*parallel=*/true,
-                          [&](OpBuilder &b, Location loc, ValueRange slice) {
-              SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
-              buildLoopNest(b, loc, {length}, /*parallel=*/false,
-                            [&](OpBuilder &b, Location loc, ValueRange step) {
-                SmallVector<Value> index(slice);
-                index[dim] = step[0];
-                if (backward)
-                  index[dim] = arith::SubIOp::create(
-                      b, loc, indexValue(b, loc, length - 1), step[0]);
-                if (failed(accumulate(b, loc, body, accumulators, operands,
-                                      index)))
-                  scalarized = false;
-                storeAccumulators(b, loc, accumulators, out, index);
-              });
-            });
-          });
-      if (!scalarized)
-        return rewriter.notifyMatchFailure(op, "body has no scalar form");
-      rewriter.replaceOp(op, results);
-      return success();
-    }
-    SmallVector<Value> results = buildKernel(
-        rewriter, op.getLoc(), "reduce_window", inputs, op.getResultTypes(),
-        [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
-          ValueRange operands = in.take_front(count);
-          ValueRange inits = in.drop_front(count);
-          buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
-                        [&](OpBuilder &b, Location loc, ValueRange result) {
-            SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
-            buildLoopNest(b, loc, window, /*parallel=*/false,
-                          [&](OpBuilder &b, Location loc, ValueRange w) {
-              auto [index, valid] =
-                  windowElement(b, loc, result, w, strides, windowDilations,
-                                baseDilations, low, inputType.getShape());
-              // Padding and dilation holes are skipped, as XLA does.
-              auto inBounds = scf::IfOp::create(b, loc, valid,
-                                                /*withElse=*/false);
-              OpBuilder::InsertionGuard guard(b);
-              b.setInsertionPoint(inBounds.thenBlock()->getTerminator());
-              if (failed(accumulate(b, loc, body, accumulators, operands,
-                                    index)))
-                scalarized = false;
-            });
-            storeAccumulators(b, loc, accumulators, out, result);
-          });
+      buildLoopNest(b, loc, slices, /*parallel=*/true,
+                    [&](OpBuilder &b, Location loc, ValueRange slice) {
+        SmallVector<Value> accumulators =
+            initAccumulators(b, loc, in.drop_front(count));
+        buildLoopNest(b, loc, {length}, /*parallel=*/false,
+                      [&](OpBuilder &b, Location loc, ValueRange step) {
+          SmallVector<Value> index(slice);
+          index[dim] = step[0];
+          if (backward)
+            index[dim] = arith::SubIOp::create(
+                b, loc, indexValue(b, loc, length - 1), step[0]);
+          fold(b, loc, accumulators, in.take_front(count), index);
+          storeAccumulators(b, loc, accumulators, out, index);
         });
+      });
+    };
+    // Each result position folds its own window.
+    auto windowBody = [&](OpBuilder &b, Location loc, ValueRange in,
+                          ValueRange out) {
+      buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
+                    [&](OpBuilder &b, Location loc, ValueRange result) {
+        SmallVector<Value> accumulators =
+            initAccumulators(b, loc, in.drop_front(count));
+        buildLoopNest(b, loc, window, /*parallel=*/false,
+                      [&](OpBuilder &b, Location loc, ValueRange w) {
+          auto [index, valid] =
+              windowElement(b, loc, result, w, strides, windowDilations,
+                            baseDilations, low, inputType.getShape());
+          // Padding and dilation holes are skipped, as XLA does.
+          auto inBounds = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(inBounds.thenBlock()->getTerminator());
+          fold(b, loc, accumulators, in.take_front(count), index);
+        });
+        storeAccumulators(b, loc, accumulators, out, result);
+      });
+    };
+    SmallVector<Value> results =
+        scan ? buildKernel(rewriter, op.getLoc(), "cumulative_reduce", inputs,
+                           op.getResultTypes(), scanBody)
+             : buildKernel(rewriter, op.getLoc(), "reduce_window", inputs,
+                           op.getResultTypes(), windowBody);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);
