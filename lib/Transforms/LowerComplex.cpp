@@ -216,15 +216,27 @@ struct Complex : Real {
   }
   /// 1 / z by Smith's division: |z|^2 overflows for parts beyond 1e19 (f32).
   Parts reciprocal(Parts x) { return div(real(x.first, 1.0, 0.0), x); }
+  /// f(a) sin b, but b itself where b = 0 and f(a) is not finite: C99's
+  /// csinh/ccosh(+-inf + 0i) = +-inf + 0i and (NaN + 0i) = NaN + 0i (a
+  /// zero imaginary part stays zero; inf * 0 would make it NaN).
+  Value timesSine(Value fa, Value b) {
+    using stablehlo::ComparisonDirection;
+    Value zeroB = compare(ComparisonDirection::EQ, b, constant(b, 0.0));
+    Value notFinite = orOp(
+        compare(ComparisonDirection::NE, fa, fa),
+        compare(ComparisonDirection::EQ, abs(fa),
+                constant(fa, std::numeric_limits<double>::infinity())));
+    return select(andOp(zeroB, notFinite), b, Real::mul(fa, Real::sin(b)));
+  }
   /// sinh(a + bi) = (sinh a cos b, cosh a sin b).
   Parts sinh(Parts x) {
     return {Real::mul(Real::sinh(x.first), Real::cos(x.second)),
-            Real::mul(Real::cosh(x.first), Real::sin(x.second))};
+            timesSine(Real::cosh(x.first), x.second)};
   }
   /// cosh(a + bi) = (cosh a cos b, sinh a sin b).
   Parts cosh(Parts x) {
     return {Real::mul(Real::cosh(x.first), Real::cos(x.second)),
-            Real::mul(Real::sinh(x.first), Real::sin(x.second))};
+            timesSine(Real::sinh(x.first), x.second)};
   }
   /// tan z = -i tanh(iz): with tanh(-b + ai) = p + qi, tan z = q - pi.
   Parts tan(Parts x) {

@@ -128,3 +128,17 @@ def test_conv_of_complex_signals():
         return jax.lax.conv_general_dilated(x, k, (1,), "SAME")
 
     assert_matches_jax(f, x, k, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_hyperbolic_functions_keep_a_zero_imaginary_part(dtype):
+    # C99 Annex G: ccosh/csinh(+-inf + 0i) = inf + 0i (+-), (NaN + 0i) = NaN + 0i;
+    # f(a) * sin(0) made the imaginary part inf * 0 = NaN.
+    import stablehlo_tvm
+
+    z = np.array([complex(np.nan, 0), complex(np.inf, 0), complex(-np.inf, 0), complex(1.5, 0), complex(0.5, 1.5)], dtype)
+    for f, real in ((jnp.cosh, [np.nan, np.inf, np.inf]), (jnp.sinh, [np.nan, np.inf, -np.inf])):
+        got = np.asarray(stablehlo_tvm.jit(f)(z))
+        np.testing.assert_array_equal(got.real[:3], real)
+        np.testing.assert_array_equal(got.imag[:3], 0.0)
+        np.testing.assert_allclose(got[3:], np.asarray(jax.jit(f)(z))[3:], rtol=1e-6)
