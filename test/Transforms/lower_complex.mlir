@@ -150,42 +150,6 @@ func.func @bitcast_same(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
 
 // -----
 
-// RFFT: products with cos and -sin matrices along the last axis (bins 0..N/2).
-// CHECK-LABEL: func.func @rfft
-// CHECK-SAME: -> (tensor<2x3xf32>, tensor<2x3xf32>)
-// CHECK-DAG: %[[COS:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
-// CHECK-DAG: %[[SIN:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
-// CHECK-DAG: %[[RE:.*]] = stablehlo.dot_general %arg0, %[[COS]], contracting_dims = [1] x [0]
-// CHECK-DAG: %[[IM:.*]] = stablehlo.dot_general %arg0, %[[SIN]], contracting_dims = [1] x [0]
-// CHECK: return %[[RE]], %[[IM]]
-func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>> {
-  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>>
-  return %0 : tensor<2x3xcomplex<f32>>
-}
-
-// -----
-
-// FFT over a leading axis: the product's new axis moves back in place.
-// CHECK-LABEL: func.func @fft2
-// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, contracting_dims = [0] x [0]
-// CHECK: stablehlo.transpose %{{.*}}, dims = [1, 0]
-func.func @fft2(%x: tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>> {
-  %0 = stablehlo.fft %x, type = FFT, length = [3, 5] : (tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>>
-  return %0 : tensor<3x5xcomplex<f64>>
-}
-
-// -----
-
-// Past 4096 points the DFT matrices would be too large: the fft stays.
-// CHECK-LABEL: func.func @long_fft
-// CHECK: stablehlo.fft
-func.func @long_fft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
-  %0 = stablehlo.fft %x, type = RFFT, length = [8192] : (tensor<8192xf32>) -> tensor<4097xcomplex<f32>>
-  return %0 : tensor<4097xcomplex<f32>>
-}
-
-// -----
-
 // A complex LAPACK call takes and gives parts; the int result stays whole.
 // CHECK-LABEL: func.func @lapack
 // CHECK: %[[R:.*]]:3 = stablehlo.custom_call @lapack_cpotrf_ffi(%arg0, %arg1) {mhlo.backend_config = {uplo = 76 : ui8}, stablehlo_tvm.complex_parts} : (tensor<3x3xf32>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<i32>)

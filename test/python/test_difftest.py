@@ -69,6 +69,21 @@ def test_judging_semantics():
     assert difftest.mismatches(np.array([3], np.int8), np.array([4], np.int8), exact=False)[0]
 
 
+def test_fft_results_are_judged_norm_wise(monkeypatch):
+    """FFT results are compared within a tolerance of the largest magnitude
+    (every output sums all inputs); a result 0.1% off is still caught."""
+    e = np.array([100 + 0j, 1e-6 + 1e-6j, np.nan], np.complex64)
+    near = e + np.complex64(5e-4)  # 5e-6 of the largest, far from e[1] in ULPs
+    assert not difftest_run.normwise_mismatches(near, e, 1e-5).any()
+    assert difftest_run.normwise_mismatches(e * np.complex64(1.001), e, 1e-5)[0]
+    assert difftest_run.normwise_mismatches(np.array([np.inf], np.float32), np.array([1.0], np.float32), 1e-5)[0]
+
+    real = difftest_run._run_import
+    monkeypatch.setattr(difftest_run, "_run_import", lambda text, args: [np.asarray(r) * 1.001 for r in real(text, args)])
+    cases = [generate(5, i, ["fft"]) for i in range(6)]
+    assert all(v["status"] == "mismatch" for case, v in zip(cases, difftest.run_cases(cases)) if np.abs(case.args[0]).max() > 0)
+
+
 def test_replay_file_runs_in_the_conformance_runner(tmp_path):
     from stablehlo_tvm.conformance import run_program
 

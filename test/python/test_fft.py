@@ -1,5 +1,6 @@
-"""stablehlo.fft (FFT, IFFT, RFFT, IRFFT over one to three axes, any length
-up to 4096 points) against jax.jit."""
+"""stablehlo.fft (FFT, IFFT, RFFT, IRFFT over one to three axes, any length:
+short ones as DFT products, composite ones by the four-step factorization,
+long primes by Bluestein's convolution) against jax.jit."""
 
 from __future__ import annotations
 
@@ -50,10 +51,33 @@ def test_spectral_filter_round_trip():
     assert_matches_jax(low_pass, x, rtol=1e-4, atol=1e-5)
 
 
-def test_transforms_past_4096_points_are_reported_not_built():
-    import stablehlo_tvm
-    from stablehlo_tvm.errors import MLIRError
+@pytest.mark.parametrize(
+    "n,dtype,tol",
+    [
+        (128, "complex64", 2e-4),  # 8 x 16
+        (1000, "complex64", 2e-4),  # 25 x 40
+        (4096, "complex64", 2e-4),  # 64 x 64
+        (65536, "complex64", 5e-4),  # 256 x 256, each 16 x 16
+        (1031, "complex128", 1e-9),  # prime: Bluestein
+        (2 * 4099, "complex64", 5e-4),  # 2 x a prime past 1024
+    ],
+)
+def test_long_transforms_of_every_kind_of_length(n, dtype, tol):
+    (z,) = complex_args((2, n) if n < 10000 else (n,), dtype=dtype, seed=n % 97)
+    assert_matches_jax(lambda v: (jnp.fft.fft(v), jnp.fft.ifft(v)), z, rtol=tol, atol=tol * np.sqrt(n))
 
-    x = np.zeros(8192, np.float32)
-    with pytest.raises(MLIRError, match="unsupported: stablehlo.fft"):
-        stablehlo_tvm.import_stablehlo(jax.jit(jnp.fft.rfft).lower(x))
+
+def test_long_real_transforms_and_their_inverses():
+    (x,) = random_args([((3, 8192), "float32")], seed=8)
+    assert_matches_jax(jnp.fft.rfft, x, rtol=1e-3, atol=2e-3)
+    (z,) = complex_args((3, 2049), seed=9)
+    assert_matches_jax(lambda v: jnp.fft.irfft(v, n=4096), z, rtol=1e-3, atol=1e-5)
+    (w,) = complex_args((2, 1500), dtype="complex128", seed=10)
+    assert_matches_jax(lambda v: jnp.fft.irfft(v, n=2999), w, rtol=1e-9, atol=1e-12)
+
+
+def test_long_transforms_over_leading_axes():
+    (z,) = complex_args((200, 96, 3), seed=11)
+    assert_matches_jax(lambda v: jnp.fft.ifftn(v, axes=(0, 1)), z, rtol=1e-3, atol=1e-5)
+    (x,) = random_args([((2, 128, 130), "float32")], seed=12)
+    assert_matches_jax(jnp.fft.rfft2, x, rtol=1e-3, atol=2e-3)

@@ -245,6 +245,32 @@ def ExposeChecks : Pass<"stablehlo-expose-checks", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def DecomposeFft : Pass<"stablehlo-decompose-fft", "ModuleOp"> {
+  let summary = "Write Fourier transforms as products with constant matrices";
+  let description = [{
+    Every `stablehlo.fft` (FFT, IFFT, RFFT, IRFFT; one to three axes; f32
+    and f64) becomes complex stablehlo ops that stablehlo-lower-complex
+    splits into real ones. Up to 64 points (prime lengths up to 1024) a
+    transform is one `dot_general` with its DFT matrix. A longer composite
+    length N = N1 N2 (N1 the divisor nearest sqrt(N) from below) is the
+    four-step factorization: N1-point transforms over a reshape, twiddle
+    factors, N2-point transforms, one transpose; recursively, so the work
+    is N (N1 + N2) per axis instead of N^2. A longer prime length is
+    Bluestein's chirp convolution through power-of-two transforms. An
+    inverse's 1/N is folded into a constant. RFFT of a long axis is the
+    complex transform's first N/2 + 1 bins; IRFFT of one rebuilds the
+    Hermitian spectrum and keeps the real part. Constants are computed in
+    extended precision and rounded once.
+
+    ```mlir
+    %0 = stablehlo.fft %x, type = FFT, length = [4096] : (tensor<4096xcomplex<f32>>) -> tensor<4096xcomplex<f32>>
+    ```
+    becomes a reshape to 64x64, two products with a 64x64 DFT matrix, a
+    multiply by a 64x64 constant and a transpose.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {
   let summary = "Lower complex tensors to pairs of real tensors";
   let description = [{

@@ -48,6 +48,10 @@ class Case:
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
     spec_departure: Callable | None = None
+    # Transforms whose every output sums many inputs (fft): results agree
+    # norm-wise, within this times the largest magnitude of XLA's result,
+    # which is what FFT algorithms promise (not ULPs per element).
+    norm_tolerance: float | None = None
     notes: list[str] = field(default_factory=list)
 
     def function(self, name: str, private: bool = False) -> str:
@@ -1206,6 +1210,35 @@ def gen_select_and_scatter(rng: Rng) -> Case:
     return Case("select_and_scatter", f"{t.name} {direction} w{window} s{strides} p{padding}", [x, source, init], [xt, st, scalar], body.lines, [r], [xt], exact=True)
 
 
+_FFT_LENGTHS = [1, 2, 3, 4, 5, 7, 8, 12, 16, 31, 64, 65, 96, 100, 127, 128, 243, 256, 257, 1000, 1031, 2048, 4099]
+
+
+def gen_fft(rng: Rng) -> Case:
+    """stablehlo.fft of every type, 1 to 3 axes, lengths short (one DFT
+    product), composite (four-step) and prime (long ones: Bluestein)."""
+    kind = str(rng.choice(["FFT", "IFFT", "RFFT", "IRFFT"]))
+    part = str(rng.choice(["f32", "f32", "f64"]))
+    naxes = int(rng.choice([1, 1, 1, 2, 3]))
+    lengths = [int(rng.choice(_FFT_LENGTHS[:10])) for _ in range(naxes - 1)]
+    lengths.append(int(rng.choice(_FFT_LENGTHS)))
+    batch = [int(rng.integers(0, 4)) if rng.random() < 0.1 else int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    if int(np.prod(batch + lengths)) > 20000:
+        return gen_fft(rng)
+    operand, result = batch + lengths, batch + lengths
+    if kind == "RFFT":
+        result[-1] = lengths[-1] // 2 + 1
+    if kind == "IRFFT":
+        operand[-1] = lengths[-1] // 2 + 1
+    in_t = part if kind == "RFFT" else f"complex<{part}>"
+    out_t = part if kind == "IRFFT" else f"complex<{part}>"
+    x = values(rng, TYPES[in_t], tuple(operand), "unit")
+    it, ot = tensor_type(tuple(operand), in_t), tensor_type(tuple(result), out_t)
+    body = _Body()
+    r = body.op("stablehlo.fft", ["%a0"], [it], ot, f"fft_type = #stablehlo<fft_type {kind}>, fft_length = array<i64: {', '.join(map(str, lengths))}>")
+    tolerance = 1e-5 if part == "f32" else 1e-13
+    return Case("fft", f"{kind} {in_t} {lengths} batch {batch}", [x], [it], body.lines, [r], [ot], norm_tolerance=tolerance)
+
+
 # ---------------------------------------------------------------------------
 # The families and how often each is drawn
 # ---------------------------------------------------------------------------
@@ -1241,6 +1274,7 @@ FAMILIES: dict[str, tuple[float, Callable[[Rng], Case]]] = {
     "scatter": (2, gen_scatter),
     "sort": (2, gen_sort),
     "select_and_scatter": (1, gen_select_and_scatter),
+    "fft": (1, gen_fft),
 }
 
 

@@ -73,6 +73,17 @@ def mismatches(actual: np.ndarray, expected: np.ndarray, exact: bool) -> np.ndar
     return bad
 
 
+def normwise_mismatches(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> np.ndarray:
+    """Elements farther from `expected` than `tolerance` times its largest
+    finite magnitude; non-finite values must match (NaN matching NaN)."""
+    a, e = actual.astype(np.complex128), expected.astype(np.complex128)
+    finite = np.isfinite(a) & np.isfinite(e)
+    scale = float(np.max(np.abs(e[finite]), initial=0.0))
+    bad = np.where(finite, np.abs(a - e) > tolerance * scale, False)
+    both_nan = np.isnan(a) & np.isnan(e)
+    return bad | (~finite & ~both_nan & (a != e))
+
+
 def _subnormal(x: np.ndarray) -> np.ndarray:
     out = np.zeros(x.shape, dtype=bool)
     if not _is_float(x):
@@ -251,7 +262,7 @@ def judge(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> dict[
     for i, (a, e) in enumerate(zip(ours, theirs)):
         if a.shape != e.shape or a.dtype != e.dtype:
             return {"status": "mismatch", "message": f"result {i}: {a.dtype}{list(a.shape)} where XLA gives {e.dtype}{list(e.shape)}"}
-        bad = mismatches(a, e, case.exact)
+        bad = normwise_mismatches(a, e, case.norm_tolerance) if case.norm_tolerance else mismatches(a, e, case.exact)
         if not bad.any():
             continue
         reason = explain(case, a, e, bad) or _by_model(case, ours, theirs)

@@ -1,0 +1,446 @@
+//===- DecomposeFft.cpp - Fourier transforms as products ------------------===//
+//
+// stablehlo.fft becomes complex stablehlo ops (products with constant
+// matrices, elementwise twiddle factors, reshapes and transposes) that
+// stablehlo-lower-complex then splits into real ones. A short transform is
+// one product with its DFT matrix. A composite length N = N1 N2 is the
+// four-step Cooley-Tukey factorization: N1-point transforms, twiddle
+// factors, N2-point transforms and one transpose, recursively, so the work
+// is N (N1 + N2) instead of N^2 and the constants are N values instead of
+// N^2. A long prime length is Bluestein's chirp: a cyclic convolution
+// through power-of-two transforms. Constants are computed in extended
+// precision and rounded once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <cmath>
+#include <complex>
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_DECOMPOSEFFT
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+using Wide = std::complex<long double>;
+
+/// Lengths up to this are one product with the DFT matrix: below it the
+/// extra passes of the four-step cost more than they save.
+constexpr int64_t kDirectLength = 64;
+/// Prime lengths up to this are one product too (an N x N matrix); longer
+/// ones go through Bluestein's convolution.
+constexpr int64_t kDirectPrimeLength = 1024;
+
+/// e^(sign 2 pi i num / den), the angle reduced exactly before rounding.
+Wide cis(int sign, int64_t num, int64_t den) {
+  constexpr long double twoPi = 6.283185307179586476925286766559005768L;
+  int64_t reduced = num % den;
+  long double angle = twoPi * static_cast<long double>(reduced) /
+                      static_cast<long double>(den);
+  return {std::cos(angle), sign * std::sin(angle)};
+}
+
+/// The largest divisor of n that is at most sqrt(n) (1 when n is prime).
+int64_t balancedFactor(int64_t n) {
+  int64_t best = 1;
+  for (int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0)
+      best = d;
+  return best;
+}
+
+/// In-place radix-2 DFT of a power-of-two length (for Bluestein's constant).
+void radix2(std::vector<Wide> &x, int sign) {
+  size_t n = x.size();
+  for (size_t i = 1, j = 0; i < n; ++i) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1)
+      j ^= bit;
+    j ^= bit;
+    if (i < j)
+      std::swap(x[i], x[j]);
+  }
+  for (size_t len = 2; len <= n; len <<= 1)
+    for (size_t start = 0; start < n; start += len)
+      for (size_t k = 0; k < len / 2; ++k) {
+        Wide w = cis(sign, static_cast<int64_t>(k), static_cast<int64_t>(len));
+        Wide u = x[start + k], v = x[start + k + len / 2] * w;
+        x[start + k] = u + v;
+        x[start + k + len / 2] = u - v;
+      }
+}
+
+/// Builds the transforms of one fft op, whose parts are `part` (f32/f64).
+struct FourierBuilder {
+  OpBuilder &b;
+  Location loc;
+  FloatType part;
+
+  ComplexType complexType() const { return ComplexType::get(part); }
+
+  RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) const {
+    return RankedTensorType::get(shape, element);
+  }
+  static ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+
+  APFloat round(long double value) const {
+    APFloat rounded(static_cast<double>(value));
+    bool lost;
+    rounded.convert(part.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+    return rounded;
+  }
+
+  /// A complex constant of `shape` whose element at flat position i is
+  /// entry(i).
+  Value complexConstant(ArrayRef<int64_t> shape,
+                        llvm::function_ref<Wide(int64_t)> entry) {
+    auto type = tensorOf(shape, complexType());
+    SmallVector<std::complex<APFloat>> values;
+    values.reserve(type.getNumElements());
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Wide value = entry(i);
+      values.emplace_back(round(value.real()), round(value.imag()));
+    }
+    return stablehlo::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef(values)));
+  }
+
+  /// A real constant (element type `part`) of `shape`.
+  Value realConstant(ArrayRef<int64_t> shape,
+                     llvm::function_ref<long double(int64_t)> entry) {
+    auto type = tensorOf(shape, part);
+    SmallVector<APFloat> values;
+    values.reserve(type.getNumElements());
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      values.push_back(round(entry(i)));
+    return stablehlo::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, values));
+  }
+
+  /// x contracted along `axis` with the rows of matrix m; the new axis is
+  /// last, the others keep their order.
+  Value product(Value x, int64_t axis, Value m) {
+    SmallVector<int64_t> shape;
+    for (auto [d, size] : llvm::enumerate(shapeOf(x)))
+      if (static_cast<int64_t>(d) != axis)
+        shape.push_back(size);
+    shape.push_back(shapeOf(m)[1]);
+    Type element = cast<RankedTensorType>(m.getType()).getElementType();
+    if (isa<ComplexType>(getElementTypeOrSelf(x.getType())))
+      element = complexType();
+    auto dims = stablehlo::DotDimensionNumbersAttr::get(b.getContext(), {}, {},
+                                                        {axis}, {0});
+    return stablehlo::DotGeneralOp::create(b, loc, tensorOf(shape, element), x,
+                                           m, dims, nullptr, nullptr);
+  }
+
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(shapeOf(x)[d]);
+    return stablehlo::TransposeOp::create(
+        b, loc, cast<RankedTensorType>(x.getType()).clone(shape), x,
+        b.getDenseI64ArrayAttr(perm));
+  }
+
+  /// The permutation exchanging axes a and c.
+  static SmallVector<int64_t> swapping(int64_t rank, int64_t a, int64_t c) {
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[a], perm[c]);
+    return perm;
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    return stablehlo::ReshapeOp::create(
+        b, loc, cast<RankedTensorType>(x.getType()).clone(shape), x);
+  }
+
+  /// x times a constant over its trailing axes (broadcast over the rest).
+  Value scaleTrailing(Value x, Value factors) {
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank(), k = shapeOf(factors).size();
+    SmallVector<int64_t> dims =
+        llvm::to_vector(llvm::seq<int64_t>(rank - k, rank));
+    Value spread = stablehlo::BroadcastInDimOp::create(
+        b, loc, type, factors, b.getDenseI64ArrayAttr(dims));
+    return stablehlo::MulOp::create(b, loc, type, x, spread);
+  }
+
+  /// x[..., begin:end] along the last axis.
+  Value sliceLast(Value x, int64_t begin, int64_t end) {
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> start(rank, 0), limit(type.getShape()),
+        strides(rank, 1), shape(type.getShape());
+    start[rank - 1] = begin;
+    limit[rank - 1] = end;
+    shape[rank - 1] = end - begin;
+    return stablehlo::SliceOp::create(b, loc, type.clone(shape), x,
+                                      b.getDenseI64ArrayAttr(start),
+                                      b.getDenseI64ArrayAttr(limit),
+                                      b.getDenseI64ArrayAttr(strides));
+  }
+
+  static bool isDirect(int64_t n) {
+    return n <= kDirectLength ||
+           (balancedFactor(n) == 1 && n <= kDirectPrimeLength);
+  }
+
+  /// The n-point DFT matrix (rows: inputs), times `scale`.
+  Value dftMatrix(int64_t n, int sign, long double scale) {
+    return complexConstant({n, n}, [&](int64_t i) {
+      return scale * cis(sign, (i / n) * (i % n), n);
+    });
+  }
+
+  /// The unnormalized DFT of complex x along `axis` (sign -1 forward, +1
+  /// inverse) times `scale`, its axis moved last.
+  Value dftToLast(Value x, int64_t axis, int sign, long double scale) {
+    int64_t n = shapeOf(x)[axis], last = shapeOf(x).size() - 1;
+    if (isDirect(n))
+      return product(x, axis, dftMatrix(n, sign, scale));
+    if (axis != last) {
+      SmallVector<int64_t> perm;
+      for (int64_t d = 0; d <= last; ++d)
+        if (d != axis)
+          perm.push_back(d);
+      perm.push_back(axis);
+      x = transpose(x, perm);
+    }
+    return dftLast(x, sign, scale);
+  }
+
+  /// The DFT along the last axis of complex x.
+  Value dftLast(Value x, int sign, long double scale) {
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t rank = shape.size(), n = shape.back();
+    if (isDirect(n))
+      return product(x, rank - 1, dftMatrix(n, sign, scale));
+    int64_t n1 = balancedFactor(n);
+    if (n1 == 1)
+      return bluestein(x, sign, scale);
+    int64_t n2 = n / n1;
+    // x[n2 i1 + i2] as [..., i1, i2]; transform over i1 (-> [..., i2, k1]),
+    // twiddle by w^(i2 k1), transform over i2 (-> [..., k1, k2]); the result
+    // X[k1 + n1 k2] is [..., k2, k1] flattened.
+    SmallVector<int64_t> split(shape);
+    split.back() = n1;
+    split.push_back(n2);
+    Value y = dftToLast(reshape(x, split), rank - 1, sign, 1.0L);
+    y = scaleTrailing(y, complexConstant({n2, n1}, [&](int64_t i) {
+                        return scale * cis(sign, (i / n1) * (i % n1), n);
+                      }));
+    y = dftToLast(y, rank - 1, sign, 1.0L);
+    return reshape(transpose(y, swapping(rank + 1, rank - 1, rank)), shape);
+  }
+
+  /// Bluestein: X[k] = c[k] sum_j (x[j] c[j]) conj(c[k - j]) with
+  /// c[m] = e^(sign pi i m^2 / n), a cyclic convolution of length M >= 2n - 1
+  /// (a power of two) done with M-point transforms.
+  Value bluestein(Value x, int sign, long double scale) {
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t rank = shape.size(), n = shape.back();
+    int64_t m = 1;
+    while (m < 2 * n - 1)
+      m <<= 1;
+    auto chirp = [&](int64_t j) {
+      // m^2 mod 2n, exactly: the angle pi m^2 / n.
+      int64_t square = static_cast<int64_t>(
+          (static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j)) %
+          static_cast<unsigned __int128>(2 * n));
+      return cis(sign, square, 2 * n);
+    };
+    Value a = scaleTrailing(x, complexConstant({n}, chirp));
+    SmallVector<int64_t> padded(shape);
+    padded.back() = m;
+    SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
+    high.back() = m - n;
+    auto scalar = tensorOf({}, complexType());
+    Value zero = stablehlo::ConstantOp::create(
+        b, loc, scalar,
+        DenseElementsAttr::get(
+            scalar, ArrayRef(std::complex<APFloat>(round(0), round(0)))));
+    a = stablehlo::PadOp::create(b, loc, tensorOf(padded, complexType()), a,
+                                 zero, b.getDenseI64ArrayAttr(low),
+                                 b.getDenseI64ArrayAttr(high),
+                                 b.getDenseI64ArrayAttr(interior));
+    // The kernel's transform, with the inverse's 1/M and the caller's scale.
+    std::vector<Wide> kernel(m, Wide(0));
+    for (int64_t j = 0; j < n; ++j) {
+      kernel[j] = std::conj(chirp(j));
+      if (j > 0)
+        kernel[m - j] = kernel[j];
+    }
+    radix2(kernel, -1);
+    long double factor = scale / static_cast<long double>(m);
+    Value spectrum = scaleTrailing(
+        dftLast(a, -1, 1.0L),
+        complexConstant({m}, [&](int64_t k) { return factor * kernel[k]; }));
+    Value convolved = sliceLast(dftLast(spectrum, 1, 1.0L), 0, n);
+    return scaleTrailing(convolved, complexConstant({n}, chirp));
+  }
+
+  /// The DFT of complex x along `axis`, the axis left in place.
+  Value dftInPlace(Value x, int64_t axis, int sign, long double scale) {
+    int64_t last = shapeOf(x).size() - 1;
+    Value y = dftToLast(x, axis, sign, scale);
+    if (axis == last)
+      return y;
+    // Result axis d is y's d below `axis`, y's last at it, y's d - 1 above.
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d <= last; ++d)
+      perm.push_back(d < axis ? d : (d == axis ? last : d - 1));
+    return transpose(y, perm);
+  }
+
+  Value toComplex(Value real) {
+    auto type = cast<RankedTensorType>(real.getType());
+    Value zeros = stablehlo::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, round(0)));
+    return stablehlo::ComplexOp::create(b, loc, type.clone(complexType()),
+                                        real, zeros);
+  }
+
+  /// RFFT along the last axis: bins 0..n/2 of the real input's transform.
+  Value realForward(Value x) {
+    int64_t n = shapeOf(x).back(), bins = n / 2 + 1, last = shapeOf(x).size() - 1;
+    if (!isDirect(n))
+      return sliceLast(dftLast(toComplex(x), -1, 1.0L), 0, bins);
+    auto matrix = [&](bool imaginary) {
+      return realConstant({n, bins}, [&](int64_t i) {
+        Wide w = cis(-1, (i / bins) * (i % bins), n);
+        return imaginary ? w.imag() : w.real();
+      });
+    };
+    Value re = product(x, last, matrix(false));
+    Value im = product(x, last, matrix(true));
+    return stablehlo::ComplexOp::create(
+        b, loc, cast<RankedTensorType>(re.getType()).clone(complexType()), re,
+        im);
+  }
+
+  /// IRFFT along the last axis: the real signal of n points whose spectrum
+  /// has bins 0..n/2 (the rest their conjugates; the imaginary parts of
+  /// bins 0 and n/2 contribute nothing), scaled by 1/n.
+  Value realInverse(Value x, int64_t n) {
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t bins = shape.back(), last = shape.size() - 1;
+    auto partOf = [&](Value v, bool imaginary) -> Value {
+      auto type = cast<RankedTensorType>(v.getType()).clone(part);
+      if (imaginary)
+        return stablehlo::ImagOp::create(b, loc, type, v);
+      return stablehlo::RealOp::create(b, loc, type, v);
+    };
+    if (!isDirect(n)) {
+      // The whole Hermitian spectrum, then the complex inverse's real part.
+      Value tail = sliceLast(x, 1, n - bins + 1);
+      tail = stablehlo::ReverseOp::create(b, loc, tail.getType(), tail,
+                                          b.getDenseI64ArrayAttr({last}));
+      auto tailType = cast<RankedTensorType>(tail.getType());
+      Value re = partOf(tail, false), im = partOf(tail, true);
+      im = stablehlo::NegOp::create(b, loc, im.getType(), im);
+      tail = stablehlo::ComplexOp::create(b, loc, tailType, re, im);
+      shape.back() = n;
+      Value full = stablehlo::ConcatenateOp::create(
+          b, loc, tensorOf(shape, complexType()), ValueRange{x, tail}, last);
+      return partOf(dftLast(full, 1, 1.0L / n), false);
+    }
+    // Bins 1..ceil(n/2)-1 stand for themselves and their conjugates.
+    auto weight = [&](int64_t k) -> long double {
+      if (k > n / 2)
+        return 0;
+      bool single = k == 0 || (n % 2 == 0 && k == n / 2);
+      return (single ? 1.0L : 2.0L) / n;
+    };
+    auto matrix = [&](bool imaginary) {
+      return realConstant({bins, n}, [&](int64_t i) {
+        int64_t k = i / n, j = i % n;
+        Wide w = weight(k) * cis(1, k * j, n);
+        return imaginary ? -w.imag() : w.real();
+      });
+    };
+    Value re = product(partOf(x, false), last, matrix(false));
+    Value im = product(partOf(x, true), last, matrix(true));
+    return stablehlo::AddOp::create(b, loc, re.getType(), re, im);
+  }
+};
+
+/// The replacement of `op`, or null when its types are not ones this
+/// handles (then the op stays, for the legality check to report).
+Value decompose(stablehlo::FftOp op, OpBuilder &b) {
+  auto operand = cast<RankedTensorType>(op.getOperand().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  if (!operand.hasStaticShape() || !result.hasStaticShape())
+    return Value();
+  Type element = operand.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return Value();
+  FourierBuilder f{b, op.getLoc(), cast<FloatType>(element)};
+  if (operand.getNumElements() == 0 || result.getNumElements() == 0 ||
+      llvm::is_contained(op.getFftLength(), 0)) {
+    // No input points: every output is an empty sum.
+    Type zero = result.getElementType();
+    Attribute value =
+        isa<ComplexType>(zero)
+            ? DenseElementsAttr::get(
+                  result, std::complex<APFloat>(f.round(0), f.round(0)))
+            : DenseElementsAttr::get(result, f.round(0));
+    return stablehlo::ConstantOp::create(b, op.getLoc(), result,
+                                         cast<ElementsAttr>(value));
+  }
+  ArrayRef<int64_t> lengths = op.getFftLength();
+  int64_t rank = result.getRank();
+  int64_t first = rank - static_cast<int64_t>(lengths.size()), last = rank - 1;
+  Value v = op.getOperand();
+  switch (op.getFftType()) {
+  case stablehlo::FftType::FFT:
+  case stablehlo::FftType::IFFT: {
+    bool inverse = op.getFftType() == stablehlo::FftType::IFFT;
+    for (int64_t axis = first; axis <= last; ++axis) {
+      long double scale = inverse ? 1.0L / result.getDimSize(axis) : 1.0L;
+      v = f.dftInPlace(v, axis, inverse ? 1 : -1, scale);
+    }
+    return v;
+  }
+  case stablehlo::FftType::RFFT:
+    v = f.realForward(v);
+    for (int64_t axis = first; axis < last; ++axis)
+      v = f.dftInPlace(v, axis, -1, 1.0L);
+    return v;
+  case stablehlo::FftType::IRFFT:
+    for (int64_t axis = first; axis < last; ++axis)
+      v = f.dftInPlace(v, axis, 1, 1.0L / result.getDimSize(axis));
+    return f.realInverse(v, lengths.back());
+  }
+  return Value();
+}
+
+struct DecomposeFftPass : impl::DecomposeFftBase<DecomposeFftPass> {
+  void runOnOperation() override {
+    SmallVector<stablehlo::FftOp> ffts;
+    getOperation().walk([&](stablehlo::FftOp op) { ffts.push_back(op); });
+    for (stablehlo::FftOp op : ffts) {
+      OpBuilder b(op);
+      if (Value replacement = decompose(op, b)) {
+        op.getResult().replaceAllUsesWith(replacement);
+        op.erase();
+      }
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm

@@ -1,0 +1,116 @@
+// RUN: stablehlo-to-tvm %s --stablehlo-decompose-fft --split-input-file | FileCheck %s
+
+// Up to 64 points: one product with the DFT matrix (an inverse's 1/N in it).
+// CHECK-LABEL: func.func @short
+// CHECK: %[[W:.*]] = stablehlo.constant dense<{{.*}}(2.500000e-01,0.000000e+00){{.*}}> : tensor<4x4xcomplex<f32>>
+// CHECK: %[[R:.*]] = stablehlo.dot_general %arg0, %[[W]], contracting_dims = [1] x [0]
+// CHECK-NOT: stablehlo.fft
+// CHECK: return %[[R]]
+func.func @short(%x: tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = IFFT, length = [4] : (tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+  return %0 : tensor<2x4xcomplex<f32>>
+}
+
+// -----
+
+// 128 = 8 x 16, four steps: 8-point transforms over a reshape, twiddle
+// factors, 16-point transforms, one transpose.
+// CHECK-LABEL: func.func @four_step
+// CHECK: %[[X:.*]] = stablehlo.reshape %arg0 : (tensor<2x128xcomplex<f32>>) -> tensor<2x8x16xcomplex<f32>>
+// CHECK: %[[A:.*]] = stablehlo.dot_general %[[X]], %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x8x16xcomplex<f32>>, tensor<8x8xcomplex<f32>>) -> tensor<2x16x8xcomplex<f32>>
+// CHECK: %[[T:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [1, 2] : (tensor<16x8xcomplex<f32>>) -> tensor<2x16x8xcomplex<f32>>
+// CHECK: %[[B:.*]] = stablehlo.multiply %[[A]], %[[T]]
+// CHECK: %[[C:.*]] = stablehlo.dot_general %[[B]], %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x16x8xcomplex<f32>>, tensor<16x16xcomplex<f32>>) -> tensor<2x8x16xcomplex<f32>>
+// CHECK: %[[D:.*]] = stablehlo.transpose %[[C]], dims = [0, 2, 1]
+// CHECK: %[[R:.*]] = stablehlo.reshape %[[D]] : (tensor<2x16x8xcomplex<f32>>) -> tensor<2x128xcomplex<f32>>
+// CHECK: return %[[R]]
+func.func @four_step(%x: tensor<2x128xcomplex<f32>>) -> tensor<2x128xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [128] : (tensor<2x128xcomplex<f32>>) -> tensor<2x128xcomplex<f32>>
+  return %0 : tensor<2x128xcomplex<f32>>
+}
+
+// -----
+
+// A prime length past 1024: Bluestein's chirp, a convolution of 4096 points
+// (>= 2N - 1) through power-of-two transforms, then the first N.
+// CHECK-LABEL: func.func @prime
+// CHECK: stablehlo.multiply %arg0
+// CHECK: stablehlo.pad %{{.*}}, low = [0], high = [3065], interior = [0] : (tensor<1031xcomplex<f64>>, tensor<complex<f64>>) -> tensor<4096xcomplex<f64>>
+// CHECK: stablehlo.reshape %{{.*}} : (tensor<4096xcomplex<f64>>) -> tensor<64x64xcomplex<f64>>
+// CHECK: stablehlo.slice %{{.*}} [0:1031]
+// CHECK: %[[R:.*]] = stablehlo.multiply
+// CHECK: return %[[R]]
+func.func @prime(%x: tensor<1031xcomplex<f64>>) -> tensor<1031xcomplex<f64>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [1031] : (tensor<1031xcomplex<f64>>) -> tensor<1031xcomplex<f64>>
+  return %0 : tensor<1031xcomplex<f64>>
+}
+
+// -----
+
+// Short RFFT: the real input times the cosine and sine matrices (bins 0..N/2).
+// CHECK-LABEL: func.func @rfft
+// CHECK-DAG: %[[COS:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
+// CHECK-DAG: %[[SIN:.*]] = stablehlo.constant dense<{{.*}}> : tensor<4x3xf32>
+// CHECK-DAG: %[[RE:.*]] = stablehlo.dot_general %arg0, %[[COS]], contracting_dims = [1] x [0]
+// CHECK-DAG: %[[IM:.*]] = stablehlo.dot_general %arg0, %[[SIN]], contracting_dims = [1] x [0]
+// CHECK: %[[R:.*]] = stablehlo.complex %[[RE]], %[[IM]]
+// CHECK: return %[[R]]
+func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>>
+  return %0 : tensor<2x3xcomplex<f32>>
+}
+
+// -----
+
+// Long RFFT: the complex transform of the input, bins 0..N/2 of it.
+// CHECK-LABEL: func.func @long_rfft
+// CHECK: stablehlo.complex %arg0, %{{.*}} : tensor<8192xcomplex<f32>>
+// CHECK: stablehlo.reshape %{{.*}} : (tensor<8192xcomplex<f32>>) -> tensor<64x128xcomplex<f32>>
+// CHECK: %[[R:.*]] = stablehlo.slice %{{.*}} [0:4097]
+// CHECK: return %[[R]]
+func.func @long_rfft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [8192] : (tensor<8192xf32>) -> tensor<4097xcomplex<f32>>
+  return %0 : tensor<4097xcomplex<f32>>
+}
+
+// -----
+
+// Long IRFFT: bins N/2+1..N-1 are the conjugates of bins N/2-1..1; the
+// complex inverse's real part is the signal.
+// CHECK-LABEL: func.func @long_irfft
+// CHECK: %[[TAIL:.*]] = stablehlo.slice %arg0 [1:64]
+// CHECK: %[[REV:.*]] = stablehlo.reverse %[[TAIL]], dims = [0]
+// CHECK: %[[IM:.*]] = stablehlo.imag %[[REV]]
+// CHECK: %[[NEG:.*]] = stablehlo.negate %[[IM]]
+// CHECK: %[[CONJ:.*]] = stablehlo.complex %{{.*}}, %[[NEG]]
+// CHECK: stablehlo.concatenate %arg0, %[[CONJ]], dim = 0 : (tensor<65xcomplex<f32>>, tensor<63xcomplex<f32>>) -> tensor<128xcomplex<f32>>
+// CHECK: %[[R:.*]] = stablehlo.real %{{.*}} : (tensor<128xcomplex<f32>>) -> tensor<128xf32>
+// CHECK: return %[[R]]
+func.func @long_irfft(%x: tensor<65xcomplex<f32>>) -> tensor<128xf32> {
+  %0 = stablehlo.fft %x, type = IRFFT, length = [128] : (tensor<65xcomplex<f32>>) -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+}
+
+// -----
+
+// A leading axis: the product's new axis moves back in place.
+// CHECK-LABEL: func.func @fft2
+// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] : (tensor<3x5xcomplex<f64>>, tensor<3x3xcomplex<f64>>) -> tensor<5x3xcomplex<f64>>
+// CHECK: %[[B:.*]] = stablehlo.transpose %[[A]], dims = [1, 0]
+// CHECK: %[[R:.*]] = stablehlo.dot_general %[[B]], %{{.*}}, contracting_dims = [1] x [0]
+// CHECK: return %[[R]]
+func.func @fft2(%x: tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [3, 5] : (tensor<3x5xcomplex<f64>>) -> tensor<3x5xcomplex<f64>>
+  return %0 : tensor<3x5xcomplex<f64>>
+}
+
+// -----
+
+// No input points: every output is an empty sum.
+// CHECK-LABEL: func.func @empty
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<(0.000000e+00,0.000000e+00)> : tensor<1xcomplex<f32>>
+// CHECK: return %[[Z]]
+func.func @empty(%x: tensor<0xf32>) -> tensor<1xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [0] : (tensor<0xf32>) -> tensor<1xcomplex<f32>>
+  return %0 : tensor<1xcomplex<f32>>
+}
