@@ -46,6 +46,26 @@ def test_a_fori_loop_is_one_primfunc_with_a_while():
     assert_matches_jax(f, x)
 
 
+def test_a_loop_of_heavy_kernels_stays_in_the_vm_and_a_light_one_does_not():
+    """Kernels that store ~260,000 elements a call gain nothing from one
+    PrimFunc (dispatch is noise beside them); the same body on 64 elements
+    is a loop kernel."""
+
+    def f(x):
+        return lax.fori_loop(0, 4, lambda i, c: jnp.sin(c) * 0.5 + jnp.cos(c[::-1]) * 0.25, x)
+
+    (big,) = random_args([((512, 512), "float32")])
+    mod, outcome = _lowered(f, big)
+    ((loop, reason),) = outcome["loops_left"].items()
+    assert "elements a call on average" in reason
+    assert _kernels(mod) == []
+    assert_matches_jax(f, big)
+    (small,) = random_args([((8, 8), "float32")])
+    mod, outcome = _lowered(f, small)
+    assert outcome["loops_left"] == {}
+    assert len(_kernels(mod)) == 1
+
+
 def test_nested_loops_and_branches_become_one_kernel():
     def f(x):
         def outer(i, c):

@@ -22,7 +22,11 @@ nested loops become nested `While`s. Branches become `IfThenElse`s; calls
 of packed functions (BLAS, LAPACK, host callbacks) stay calls, made from
 the PrimFunc (see relax_to_tir). A loop whose functions do anything else
 (symbolic shapes, Relax operators left unlowered) stays a recursive Relax
-function, and the pass says which and why.
+function, and the pass says which and why. So does a loop whose kernels
+each do so much work a call (`_HEAVY_KERNEL_STORES`) that the VM's few
+microseconds of dispatch are noise beside it: as one PrimFunc such a body
+gained nothing and took LLVM minutes (a spectral solver's 40 FFT kernels:
+the same 7 ms a call, 16 s of build instead of 2.6).
 """
 
 from __future__ import annotations
@@ -35,8 +39,14 @@ from tvm.relax.expr_functor import PyExprMutator, mutator
 
 from .bindings import bound_values
 from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
+from .tir_walk import executed_stores
 
 _log = logging.getLogger(__name__)
+
+# Kernels storing this many elements a call on average (tens of
+# microseconds each) leave a loop in the VM.
+_HEAVY_KERNEL_STORES = 1 << 16
+_CALL_TIR_OPS = (tvm.ir.Op.get("relax.call_tir"), tvm.ir.Op.get("relax.call_tir_inplace"))
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.LoopsAsKernels")
@@ -72,6 +82,10 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
         for gvar, (cond_name, body_name) in loops.items():
             if gvar in converted:
                 continue
+            heavy = _heavy_kernels(mod, (cond_name, body_name))
+            if heavy:
+                left[gvar] = heavy
+                continue
             try:
                 builder = _LoopKernel(mod, converted)
                 kernel, constants = builder.build(mod[gvar], cond_name, body_name)
@@ -86,6 +100,25 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
     if converted:
         mod = relax.transform.DeadCodeElimination()(_calling_kernels(mod, converted))
     return mod, {gvar.name_hint: reason for gvar, reason in left.items()}
+
+
+def _heavy_kernels(mod: tvm.IRModule, names) -> str | None:
+    """Why the kernels the functions `names` call are too heavy to gain from
+    one PrimFunc, or None."""
+    work = []
+    defined = {gvar.name_hint for gvar in mod.get_global_vars()}
+    for name in names:
+        func = mod[name] if name in defined else None
+        if not isinstance(func, relax.Function):
+            return None
+        for value in bound_values(func.body):
+            if isinstance(value, relax.Call) and value.op in _CALL_TIR_OPS:
+                kernel = mod[value.args[0]]
+                if isinstance(kernel, tirx.PrimFunc):
+                    work.append(executed_stores(kernel))
+    if work and sum(work) >= _HEAVY_KERNEL_STORES * len(work):
+        return f"its {len(work)} kernels store {sum(work) // len(work)} elements a call on average: dispatching them is a small part of the work"
+    return None
 
 
 def _calling_kernels(mod: tvm.IRModule, converted: dict) -> tvm.IRModule:

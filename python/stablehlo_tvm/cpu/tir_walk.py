@@ -33,3 +33,30 @@ def has_reduction(func: tirx.PrimFunc) -> bool:
         return None
 
     return tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, check)], order="pre") is not None
+
+
+def executed_stores(func: tirx.PrimFunc) -> int:
+    """About how many element stores one call of `func` makes: each store
+    once per iteration of the loops around it (a loop of unknown extent or
+    a While counted once, the longer branch of an if). A measure of a
+    kernel's work per call."""
+
+    def walk(node) -> int:
+        if isinstance(node, tirx.BufferStore):
+            return 1
+        if isinstance(node, tirx.For):
+            extent = int(node.extent) if isinstance(node.extent, tirx.IntImm) else 1
+            return extent * walk(node.body)
+        if isinstance(node, tirx.SeqStmt):
+            return sum(walk(stmt) for stmt in node.seq)
+        if isinstance(node, tirx.IfThenElse):
+            return max(walk(node.then_case), walk(node.else_case) if node.else_case is not None else 0)
+        if isinstance(node, s_tir.SBlockRealize):
+            return walk(node.block)
+        if isinstance(node, s_tir.SBlock):
+            return walk(node.body) + (walk(node.init) if node.init is not None else 0)
+        if isinstance(node, (tirx.While, tirx.AttrStmt)):
+            return walk(node.body)
+        return 0
+
+    return walk(func.body)
