@@ -756,6 +756,37 @@ def particle_filter():
     return run, (jax.random.key(5), observations)
 
 
+def spectral_navier_stokes():
+    """A pseudo-spectral 2-D vorticity solver: per step an rfft2, five
+    irfft2 (velocities, gradients, diffusion) of 128 x 128, the nonlinear
+    term in physical space; ten steps in a fori_loop."""
+    import jax
+    import jax.numpy as jnp
+
+    n = 128
+    k = jnp.fft.fftfreq(n) * n
+    kx, ky = jnp.meshgrid(k, jnp.fft.rfftfreq(n) * n, indexing="ij")
+    laplacian = -(kx**2 + ky**2)
+    inverse_laplacian = 1.0 / laplacian.at[0, 0].set(1.0)
+
+    def solve(w):
+        def step(_, w):
+            w_hat = jnp.fft.rfft2(w)
+            psi = w_hat * inverse_laplacian
+
+            def physical(spectrum):
+                return jnp.fft.irfft2(spectrum, s=(n, n))
+
+            u, v = physical(1j * ky * psi), physical(-1j * kx * psi)
+            wx, wy = physical(1j * kx * w_hat), physical(1j * ky * w_hat)
+            return w - 1e-3 * (u * wx + v * wy) + 1e-4 * physical(laplacian * w_hat)
+
+        return jax.lax.fori_loop(0, 10, step, w)
+
+    w0 = np.random.default_rng(11).standard_normal((n, n)).astype(np.float32)
+    return solve, (w0,)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -788,4 +819,5 @@ CASES = [
     Case("keras_text_conv1d_train_step", "training", keras_text_conv1d_train_step),
     Case("array_statistics", "data", array_statistics),
     Case("particle_filter", "sampler", particle_filter, loops=True),
+    Case("spectral_navier_stokes", "solver", spectral_navier_stokes, loops=True),
 ]

@@ -312,9 +312,103 @@ struct FourierBuilder {
                                         real, zeros);
   }
 
+  Value realPart(Value v) {
+    return stablehlo::RealOp::create(
+        b, loc, cast<RankedTensorType>(v.getType()).clone(part), v);
+  }
+  Value imagPart(Value v) {
+    return stablehlo::ImagOp::create(
+        b, loc, cast<RankedTensorType>(v.getType()).clone(part), v);
+  }
+  Value makeComplex(Value re, Value im) {
+    return stablehlo::ComplexOp::create(
+        b, loc, cast<RankedTensorType>(re.getType()).clone(complexType()), re,
+        im);
+  }
+  Value conjugate(Value v) {
+    Value im = imagPart(v);
+    return makeComplex(realPart(v),
+                       stablehlo::NegOp::create(b, loc, im.getType(), im));
+  }
+  Value add(Value x, Value y) {
+    return stablehlo::AddOp::create(b, loc, x.getType(), x, y);
+  }
+  Value reverseLast(Value v) {
+    int64_t last = shapeOf(v).size() - 1;
+    return stablehlo::ReverseOp::create(b, loc, v.getType(), v,
+                                        b.getDenseI64ArrayAttr({last}));
+  }
+
+  /// RFFT of an even length n = 2m through one m-point complex transform:
+  /// z[j] = x[2j] + i x[2j+1], Z its transform (Z[m] = Z[0]), and
+  /// X[k] = A[k] Z[k] + B[k] conj(Z[m - k]) with A = (1 - i w^k) / 2,
+  /// B = (1 + i w^k) / 2, w = e^(-2 pi i / n).
+  Value realForwardHalved(Value x) {
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t n = shape.back(), m = n / 2;
+    SmallVector<int64_t> pairs(shape), halves(shape);
+    pairs.back() = m;
+    pairs.push_back(2);
+    halves.back() = m;
+    Value split = reshape(x, pairs);
+    Value z = makeComplex(reshape(sliceLast(split, 0, 1), halves),
+                          reshape(sliceLast(split, 1, 2), halves));
+    Value spectrum = dftLast(z, -1, 1.0L);
+    SmallVector<int64_t> extended(shape);
+    extended.back() = m + 1;
+    Value wrapped = stablehlo::ConcatenateOp::create(
+        b, loc, tensorOf(extended, complexType()),
+        ValueRange{spectrum, sliceLast(spectrum, 0, 1)}, shape.size() - 1);
+    auto coefficient = [&](int sign) {
+      return complexConstant({m + 1}, [&, sign](int64_t k) {
+        Wide iw = Wide(0, 1) * cis(-1, k, n);
+        return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
+      });
+    };
+    return add(scaleTrailing(wrapped, coefficient(-1)),
+               scaleTrailing(conjugate(reverseLast(wrapped)), coefficient(1)));
+  }
+
+  /// IRFFT of an even length n = 2m, the inverse of realForwardHalved:
+  /// Z[k] = C[k] X[k] + D[k] conj(X[m - k]), C = (1 + i w^-k) / 2,
+  /// D = (1 - i w^-k) / 2, for k < m (the imaginary parts of bins 0 and m
+  /// dropped first), z its inverse m-point transform, and x[2j] = Re z[j],
+  /// x[2j+1] = Im z[j].
+  Value realInverseHalved(Value x, int64_t n) {
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t m = n / 2, rank = shape.size();
+    Value kept = scaleTrailing(imagPart(x), realConstant({m + 1}, [&](int64_t k) {
+                                 return k == 0 || k == m ? 0.0L : 1.0L;
+                               }));
+    Value spectrum = makeComplex(realPart(x), kept);
+    auto coefficient = [&](int sign) {
+      return complexConstant({m + 1}, [&, sign](int64_t k) {
+        Wide iw = Wide(0, 1) * cis(1, k, n);
+        return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
+      });
+    };
+    Value folded =
+        add(scaleTrailing(spectrum, coefficient(1)),
+            scaleTrailing(conjugate(reverseLast(spectrum)), coefficient(-1)));
+    Value z = dftLast(sliceLast(folded, 0, m), 1, 1.0L / m);
+    SmallVector<int64_t> column(shape), pairs(shape), signal(shape);
+    column.back() = m;
+    column.push_back(1);
+    pairs.back() = m;
+    pairs.push_back(2);
+    signal.back() = n;
+    Value interleaved = stablehlo::ConcatenateOp::create(
+        b, loc, tensorOf(pairs, part),
+        ValueRange{reshape(realPart(z), column), reshape(imagPart(z), column)},
+        rank);
+    return reshape(interleaved, signal);
+  }
+
   /// RFFT along the last axis: bins 0..n/2 of the real input's transform.
   Value realForward(Value x) {
     int64_t n = shapeOf(x).back(), bins = n / 2 + 1, last = shapeOf(x).size() - 1;
+    if (!isDirect(n) && n % 2 == 0)
+      return realForwardHalved(x);
     if (!isDirect(n))
       return sliceLast(dftLast(toComplex(x), -1, 1.0L), 0, bins);
     auto matrix = [&](bool imaginary) {
@@ -342,6 +436,8 @@ struct FourierBuilder {
         return stablehlo::ImagOp::create(b, loc, type, v);
       return stablehlo::RealOp::create(b, loc, type, v);
     };
+    if (!isDirect(n) && n % 2 == 0)
+      return realInverseHalved(x, n);
     if (!isDirect(n)) {
       // The whole Hermitian spectrum, then the complex inverse's real part.
       Value tail = sliceLast(x, 1, n - bins + 1);

@@ -62,33 +62,59 @@ func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>> {
 
 // -----
 
-// Long RFFT: the complex transform of the input, bins 0..N/2 of it.
+// Long RFFT of an even length 2m: one m-point complex transform of
+// x[2j] + i x[2j+1], unfolded into bins 0..m by two constant products.
 // CHECK-LABEL: func.func @long_rfft
-// CHECK: stablehlo.complex %arg0, %{{.*}} : tensor<8192xcomplex<f32>>
-// CHECK: stablehlo.reshape %{{.*}} : (tensor<8192xcomplex<f32>>) -> tensor<64x128xcomplex<f32>>
-// CHECK: %[[R:.*]] = stablehlo.slice %{{.*}} [0:4097]
+// CHECK: %[[PAIRS:.*]] = stablehlo.reshape %arg0 : (tensor<256xf32>) -> tensor<128x2xf32>
+// CHECK-DAG: stablehlo.slice %[[PAIRS]] [0:128, 0:1]
+// CHECK-DAG: stablehlo.slice %[[PAIRS]] [0:128, 1:2]
+// CHECK: %[[Z:.*]] = stablehlo.complex %{{.*}}, %{{.*}} : tensor<128xcomplex<f32>>
+// CHECK: stablehlo.reshape %[[Z]] : (tensor<128xcomplex<f32>>) -> tensor<8x16xcomplex<f32>>
+// CHECK: %[[WRAP:.*]] = stablehlo.concatenate %{{.*}}, %{{.*}}, dim = 0 : (tensor<128xcomplex<f32>>, tensor<1xcomplex<f32>>) -> tensor<129xcomplex<f32>>
+// CHECK: stablehlo.reverse %[[WRAP]], dims = [0]
+// CHECK: %[[R:.*]] = stablehlo.add
 // CHECK: return %[[R]]
-func.func @long_rfft(%x: tensor<8192xf32>) -> tensor<4097xcomplex<f32>> {
-  %0 = stablehlo.fft %x, type = RFFT, length = [8192] : (tensor<8192xf32>) -> tensor<4097xcomplex<f32>>
-  return %0 : tensor<4097xcomplex<f32>>
+func.func @long_rfft(%x: tensor<256xf32>) -> tensor<129xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [256] : (tensor<256xf32>) -> tensor<129xcomplex<f32>>
+  return %0 : tensor<129xcomplex<f32>>
 }
 
 // -----
 
-// Long IRFFT: bins N/2+1..N-1 are the conjugates of bins N/2-1..1; the
-// complex inverse's real part is the signal.
+// Long IRFFT of an even length 2m: bins 0..m folded into m complex values
+// (the imaginary parts of bins 0 and m dropped), one m-point inverse, its
+// real and imaginary parts interleaved.
 // CHECK-LABEL: func.func @long_irfft
-// CHECK: %[[TAIL:.*]] = stablehlo.slice %arg0 [1:64]
-// CHECK: %[[REV:.*]] = stablehlo.reverse %[[TAIL]], dims = [0]
-// CHECK: %[[IM:.*]] = stablehlo.imag %[[REV]]
-// CHECK: %[[NEG:.*]] = stablehlo.negate %[[IM]]
-// CHECK: %[[CONJ:.*]] = stablehlo.complex %{{.*}}, %[[NEG]]
-// CHECK: stablehlo.concatenate %arg0, %[[CONJ]], dim = 0 : (tensor<65xcomplex<f32>>, tensor<63xcomplex<f32>>) -> tensor<128xcomplex<f32>>
-// CHECK: %[[R:.*]] = stablehlo.real %{{.*}} : (tensor<128xcomplex<f32>>) -> tensor<128xf32>
+// CHECK: %[[IM:.*]] = stablehlo.imag %arg0
+// CHECK: %[[KEPT:.*]] = stablehlo.multiply %[[IM]]
+// CHECK: %[[X:.*]] = stablehlo.complex %{{.*}}, %[[KEPT]]
+// CHECK: stablehlo.reverse %[[X]], dims = [0]
+// CHECK: %[[FOLD:.*]] = stablehlo.slice %{{.*}} [0:64] : (tensor<65xcomplex<f32>>) -> tensor<64xcomplex<f32>>
+// CHECK: %[[Z:.*]] = stablehlo.dot_general %[[FOLD]], %{{.*}} : (tensor<64xcomplex<f32>>, tensor<64x64xcomplex<f32>>) -> tensor<64xcomplex<f32>>
+// CHECK: stablehlo.concatenate %{{.*}}, %{{.*}}, dim = 1 : (tensor<64x1xf32>, tensor<64x1xf32>) -> tensor<64x2xf32>
+// CHECK: %[[R:.*]] = stablehlo.reshape %{{.*}} : (tensor<64x2xf32>) -> tensor<128xf32>
 // CHECK: return %[[R]]
 func.func @long_irfft(%x: tensor<65xcomplex<f32>>) -> tensor<128xf32> {
   %0 = stablehlo.fft %x, type = IRFFT, length = [128] : (tensor<65xcomplex<f32>>) -> tensor<128xf32>
   return %0 : tensor<128xf32>
+}
+
+// -----
+
+// Long IRFFT of an odd length: bins (n+1)/2..n-1 are the conjugates of
+// bins (n-1)/2..1; the complex inverse's real part is the signal.
+// CHECK-LABEL: func.func @odd_irfft
+// CHECK: %[[TAIL:.*]] = stablehlo.slice %arg0 [1:50]
+// CHECK: %[[REV:.*]] = stablehlo.reverse %[[TAIL]], dims = [0]
+// CHECK: %[[IM:.*]] = stablehlo.imag %[[REV]]
+// CHECK: %[[NEG:.*]] = stablehlo.negate %[[IM]]
+// CHECK: %[[CONJ:.*]] = stablehlo.complex %{{.*}}, %[[NEG]]
+// CHECK: stablehlo.concatenate %arg0, %[[CONJ]], dim = 0 : (tensor<50xcomplex<f32>>, tensor<49xcomplex<f32>>) -> tensor<99xcomplex<f32>>
+// CHECK: %[[R:.*]] = stablehlo.real %{{.*}} : (tensor<99xcomplex<f32>>) -> tensor<99xf32>
+// CHECK: return %[[R]]
+func.func @odd_irfft(%x: tensor<50xcomplex<f32>>) -> tensor<99xf32> {
+  %0 = stablehlo.fft %x, type = IRFFT, length = [99] : (tensor<50xcomplex<f32>>) -> tensor<99xf32>
+  return %0 : tensor<99xf32>
 }
 
 // -----

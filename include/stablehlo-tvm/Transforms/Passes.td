@@ -257,9 +257,12 @@ def DecomposeFft : Pass<"stablehlo-decompose-fft", "ModuleOp"> {
     factors, N2-point transforms, one transpose; recursively, so the work
     is N (N1 + N2) per axis instead of N^2. A longer prime length is
     Bluestein's chirp convolution through power-of-two transforms. An
-    inverse's 1/N is folded into a constant. RFFT of a long axis is the
-    complex transform's first N/2 + 1 bins; IRFFT of one rebuilds the
-    Hermitian spectrum and keeps the real part. Constants are computed in
+    inverse's 1/N is folded into a constant. A long RFFT of even length
+    is one N/2-point complex transform (even samples as the real parts, odd
+    ones as the imaginary parts) unfolded into bins 0..N/2 by two constant
+    products; a long IRFFT of even length is the same backwards. Odd
+    lengths use the complex transform (IRFFT: of the Hermitian spectrum,
+    keeping the real part). Constants are computed in
     extended precision and rounded once.
 
     ```mlir
