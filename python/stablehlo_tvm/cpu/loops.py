@@ -23,7 +23,8 @@ of packed functions (BLAS, LAPACK, host callbacks) stay calls, made from
 the PrimFunc (see relax_to_tir). A loop whose functions do anything else
 (symbolic shapes, Relax operators left unlowered) stays a recursive Relax
 function, and the pass says which and why. So does a loop whose kernels
-each do so much work a call (`_HEAVY_KERNEL_STORES`) that the VM's few
+each do so much work a call (`_HEAVY_KERNEL_STORES`, or in all:
+`_HEAVY_ITERATION_STORES`) that the VM's few
 microseconds of dispatch are noise beside it: as one PrimFunc such a body
 gained nothing and took LLVM minutes (a spectral solver's 40 FFT kernels:
 the same 7 ms a call, 16 s of build instead of 2.6).
@@ -43,9 +44,12 @@ from .tir_walk import executed_stores
 
 _log = logging.getLogger(__name__)
 
-# Kernels storing this many elements a call on average (tens of
-# microseconds each) leave a loop in the VM.
-_HEAVY_KERNEL_STORES = 1 << 16
+# A loop stays in the VM when its kernels store this many elements a call
+# on average (~16 us of work each, against ~2 us of dispatch), or this
+# many in all per iteration: LLVM's time on one function grows faster than
+# its size, and such bodies gain little from being one.
+_HEAVY_KERNEL_STORES = 1 << 15
+_HEAVY_ITERATION_STORES = 1 << 22
 _CALL_TIR_OPS = (tvm.ir.Op.get("relax.call_tir"), tvm.ir.Op.get("relax.call_tir_inplace"))
 
 
@@ -76,15 +80,12 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
     # which is a kernel call once the inner loop is one.
     converted: dict = {}  # loop function -> (kernel, constants)
     left: dict = {}
+    heavy = {gvar: reason for gvar, names in loops.items() if (reason := _heavy_kernels(mod, names))}
     progress = True
     while progress:
         progress = False
         for gvar, (cond_name, body_name) in loops.items():
-            if gvar in converted:
-                continue
-            heavy = _heavy_kernels(mod, (cond_name, body_name))
-            if heavy:
-                left[gvar] = heavy
+            if gvar in converted or gvar in heavy:
                 continue
             try:
                 builder = _LoopKernel(mod, converted)
@@ -95,6 +96,7 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
             left.pop(gvar, None)
             converted[gvar] = (kernel, constants, builder.scratch_types)
             progress = True
+    left.update(heavy)
     for gvar, reason in left.items():
         _log.info("loop %s stays in the VM: %s", gvar.name_hint, reason)
     if converted:
@@ -116,8 +118,9 @@ def _heavy_kernels(mod: tvm.IRModule, names) -> str | None:
                 kernel = mod[value.args[0]]
                 if isinstance(kernel, tirx.PrimFunc):
                     work.append(executed_stores(kernel))
-    if work and sum(work) >= _HEAVY_KERNEL_STORES * len(work):
-        return f"its {len(work)} kernels store {sum(work) // len(work)} elements a call on average: dispatching them is a small part of the work"
+    total = sum(work)
+    if work and (total >= _HEAVY_KERNEL_STORES * len(work) or total >= _HEAVY_ITERATION_STORES):
+        return f"its {len(work)} kernels store {total} elements an iteration, {total // len(work)} a call on average: dispatching them is a small part of the work"
     return None
 
 
