@@ -94,18 +94,42 @@ int64_t batchCount(const ffi::TensorView &t, int matrixRank) {
   return count;
 }
 
-/// The tensor arguments of `args` (of which `tensors` are), or false where
-/// one is not a compact CPU tensor of the same float type as the first.
-bool tensorsOf(ffi::PackedArgs args, std::initializer_list<int> tensors,
+/// The tensor arguments of `args` at `positions` into `out`, or false where
+/// one is not a compact CPU tensor, the first is not f32/f64 (`which`: 0 or
+/// 1), one at `floats` (indices into `out`) has not the first's type, or
+/// one at `ints` is not 32-bit.
+bool tensorsOf(ffi::PackedArgs args, std::initializer_list<int> positions,
+               std::initializer_list<int> floats,
+               std::initializer_list<int> ints,
                std::vector<ffi::TensorView> &out, int &which) {
-  for (int k : tensors) {
+  for (int k : positions) {
     auto view = args[k].try_cast<ffi::TensorView>();
     if (!view || !compactOnCpu(*view))
       return false;
     out.push_back(*view);
   }
   which = precision(out[0]);
-  return which >= 0;
+  if (which < 0 || out[0].ndim() < 2)
+    return false;
+  for (int k : floats)
+    if (precision(out[k]) != which)
+      return false;
+  for (int k : ints)
+    if (out[k].dtype().bits != 32)
+      return false;
+  return true;
+}
+
+/// The integer options of `args` at `positions` into `out`, or false.
+bool optionsOf(ffi::PackedArgs args, std::initializer_list<int> positions,
+               int64_t *out) {
+  for (int k : positions) {
+    auto option = args[k].try_cast<int64_t>();
+    if (!option)
+      return false;
+    *out++ = *option;
+  }
+  return true;
 }
 
 /// The row-major `rows` x `cols` matrix at `rowMajor` copied to or from
@@ -142,8 +166,8 @@ void onColumnMajorCopies(char *in, char *out, int64_t batches, int64_t rows,
 bool getrf(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 4 || !tensorsOf(args, {0, 1, 2, 3}, t, which) ||
-      !getrfs.of[which] || t[0].ndim() < 2 || t[2].dtype().bits != 32)
+  if (args.size() != 4 || !tensorsOf(args, {0, 1, 2, 3}, {}, {2}, t, which) ||
+      !getrfs.of[which])
     return false;
   const ffi::TensorView &a = t[0];
   int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
@@ -165,11 +189,9 @@ bool getrf(ffi::PackedArgs args) {
 bool potrf(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 4 || !tensorsOf(args, {0, 2, 3}, t, which) ||
-      !potrfs.of[which] || t[0].ndim() < 2 || t[2].dtype().bits != 32)
-    return false;
-  auto lower = args[1].try_cast<int64_t>();
-  if (!lower)
+  int64_t lower[1];
+  if (args.size() != 4 || !tensorsOf(args, {0, 2, 3}, {}, {2}, t, which) ||
+      !potrfs.of[which] || !optionsOf(args, {1}, lower))
     return false;
   const ffi::TensorView &a = t[0], &factor = t[1];
   int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
@@ -190,17 +212,11 @@ bool potrf(ffi::PackedArgs args) {
 bool trsm(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 7 || !tensorsOf(args, {0, 1, 6}, t, which) ||
-      !trsms.of[which] || t[1].ndim() < 2 || precision(t[1]) != which ||
-      precision(t[2]) != which)
-    return false;
   int64_t options[4];
-  for (int k = 0; k < 4; ++k) {
-    auto option = args[2 + k].try_cast<int64_t>();
-    if (!option)
-      return false;
-    options[k] = *option;
-  }
+  if (args.size() != 7 || !tensorsOf(args, {0, 1, 6}, {1, 2}, {}, t, which) ||
+      !trsms.of[which] || t[1].ndim() < 2 ||
+      !optionsOf(args, {2, 3, 4, 5}, options))
+    return false;
   const ffi::TensorView &a = t[0], &b = t[1], &x = t[2];
   int64_t rows = b.shape()[b.ndim() - 2], cols = b.shape()[b.ndim() - 1];
   int64_t order = options[0] ? rows : cols, batches = batchCount(b, 2);
@@ -248,9 +264,8 @@ struct Workspace {
 bool geqrf(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, t, which) ||
-      !geqrfs.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
-      precision(t[2]) != which)
+  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, {1, 2}, {}, t, which) ||
+      !geqrfs.of[which])
     return false;
   const ffi::TensorView &a = t[0];
   int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
@@ -277,9 +292,8 @@ bool geqrf(ffi::PackedArgs args) {
 bool orgqr(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, t, which) ||
-      !orgqrs.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
-      precision(t[2]) != which || t[1].ndim() < 1)
+  if (args.size() != 3 || !tensorsOf(args, {0, 1, 2}, {1, 2}, {}, t, which) ||
+      !orgqrs.of[which] || t[1].ndim() < 1)
     return false;
   const ffi::TensorView &a = t[0], &tau = t[1];
   int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
@@ -310,14 +324,12 @@ bool orgqr(ffi::PackedArgs args) {
 bool syevd(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 6 || !tensorsOf(args, {0, 3, 4, 5}, t, which) ||
-      !syevds.of[which] || t[0].ndim() < 2 || precision(t[1]) != which ||
-      precision(t[2]) != which || t[3].dtype().bits != 32)
+  int64_t options[2];
+  if (args.size() != 6 ||
+      !tensorsOf(args, {0, 3, 4, 5}, {1, 2}, {3}, t, which) ||
+      !syevds.of[which] || !optionsOf(args, {1, 2}, options))
     return false;
-  auto vectors = args[1].try_cast<int64_t>();
-  auto lower = args[2].try_cast<int64_t>();
-  if (!vectors || !lower)
-    return false;
+  const int64_t *vectors = &options[0], *lower = &options[1];
   const ffi::TensorView &a = t[0];
   int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
   size_t element = which ? 8 : 4, matrix = size * size * element;
@@ -353,14 +365,11 @@ bool syevd(ffi::PackedArgs args) {
 bool gesdd(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
-  if (args.size() != 7 || !tensorsOf(args, {0, 2, 3, 4, 5, 6}, t, which) ||
-      !gesdds.of[which] || t[0].ndim() < 2 || t[5].dtype().bits != 32)
-    return false;
-  for (int k = 1; k < 5; ++k)
-    if (precision(t[k]) != which)
-      return false;
-  auto vectors = args[1].try_cast<int64_t>();
-  if (!vectors || *vectors < 0 || *vectors > 2)
+  int64_t vectors[1];
+  if (args.size() != 7 ||
+      !tensorsOf(args, {0, 2, 3, 4, 5, 6}, {1, 2, 3, 4}, {5}, t, which) ||
+      !gesdds.of[which] || !optionsOf(args, {1}, vectors) || *vectors < 0 ||
+      *vectors > 2)
     return false;
   const ffi::TensorView &a = t[0], &u = t[3], &vt = t[4];
   int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
@@ -435,17 +444,13 @@ void unpackEigenvectors(const T *packed, const T *imag, int64_t n, T *re,
 bool geev(ffi::PackedArgs args) {
   std::vector<ffi::TensorView> t;
   int which;
+  int64_t options[2];
   if (args.size() != 10 ||
-      !tensorsOf(args, {0, 3, 4, 5, 6, 7, 8, 9}, t, which) ||
-      !geevs.of[which] || t[0].ndim() < 2 || t[7].dtype().bits != 32)
+      !tensorsOf(args, {0, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 5, 6}, {7}, t,
+                 which) ||
+      !geevs.of[which] || !optionsOf(args, {1, 2}, options))
     return false;
-  for (int k = 1; k < 7; ++k)
-    if (precision(t[k]) != which)
-      return false;
-  auto left = args[1].try_cast<int64_t>();
-  auto right = args[2].try_cast<int64_t>();
-  if (!left || !right)
-    return false;
+  const int64_t *left = &options[0], *right = &options[1];
   const ffi::TensorView &a = t[0];
   int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
   size_t element = which ? 8 : 4, matrix = size * size * element;
