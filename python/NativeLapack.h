@@ -17,6 +17,8 @@ namespace mlir::stablehlo_tvm::python {
 /// syevd,gesdd}` over the LAPACK/BLAS functions at `addresses` (by their
 /// LAPACK names: sgetrf, dgetrf, spotrf, ..., dgesdd), each falling back to
 /// `stablehlo_tvm.lapack.python.<routine>`, which must be registered first.
+/// `openblas_set_num_threads_local`, when given, is the thread-count setter
+/// of the OpenBLAS behind them: each call runs it on one thread.
 void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses);
 
 } // namespace mlir::stablehlo_tvm::python

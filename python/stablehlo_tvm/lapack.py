@@ -344,6 +344,18 @@ def _native_addresses() -> dict[str, int]:
         for name in names:
             if name in capsules:
                 addresses[name] = get_pointer(capsules[name], get_name(capsules[name]))
+    # The OpenBLAS SciPy links them to (already loaded: the same copy):
+    # its per-thread thread count, which the native calls hold at one.
+    import glob
+    import os
+
+    import scipy
+
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(scipy.__file__), "..", "scipy.libs", "libscipy_openblas*.so"))):
+        setter = getattr(ctypes.CDLL(path), "openblas_set_num_threads_local", None)
+        if setter is not None:
+            addresses["openblas_set_num_threads_local"] = ctypes.cast(setter, ctypes.c_void_p).value
+            break
     return addresses
 
 

@@ -182,6 +182,44 @@ def test_native_lapack_declines_to_the_python_routine():
         _core.register_native_lapack(lapack._native_addresses())
 
 
+def test_native_lapack_calls_hold_openblas_to_one_thread():
+    """Each native call sets the OpenBLAS behind the LAPACK pointers to one
+    thread on the calling thread and restores its count after (its workers
+    spinning beside TVM's made calls from kernels 50x slower at times).
+    Observed through a thread-count setter that records its calls, given in
+    place of OpenBLAS's own; the real one is found where SciPy ships it."""
+    import ctypes
+
+    import tvm
+    import tvm_ffi
+
+    from stablehlo_tvm import _core, lapack
+
+    lapack.register()
+    addresses = lapack._native_addresses()
+    assert "openblas_set_num_threads_local" in addresses
+    counts = []
+    threads = [4]
+
+    @ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)
+    def recording(count):
+        counts.append(count)
+        previous, threads[0] = threads[0], count
+        return previous
+
+    try:
+        _core.register_native_lapack({**addresses, "openblas_set_num_threads_local": ctypes.cast(recording, ctypes.c_void_p).value})
+        potrf = tvm_ffi.get_global_func("stablehlo_tvm.lapack.potrf")
+        a = np.array([[4.0, 2.0], [2.0, 3.0]], np.float32)
+        factor, info = tvm.runtime.tensor(np.zeros((2, 2), np.float32)), tvm.runtime.tensor(np.ones((), np.int32))
+        potrf(tvm.runtime.tensor(a), 1, factor, info)
+        assert int(info.numpy()) == 0
+        np.testing.assert_allclose(np.tril(factor.numpy()), np.linalg.cholesky(a), rtol=1e-5)
+        assert counts == [1, 4] and threads == [4]
+    finally:
+        _core.register_native_lapack(addresses)
+
+
 @pytest.mark.parametrize("dtype,tol", [("float32", 2e-4), ("float64", 1e-10)])
 def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
     """geqrf/orgqr, syevd, gesdd and geev run natively on f32/f64 (row-major
