@@ -17,7 +17,9 @@ LAPACK (python/NativeLapack.cpp); the routines here take the rest.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import inspect
 import math
 
@@ -266,6 +268,26 @@ SIGNATURES = {
 }
 
 
+@functools.cache
+def _openblas_thread_setter():
+    """SciPy's OpenBLAS's openblas_set_num_threads_local, or None."""
+    address = _native_addresses().get("openblas_set_num_threads_local")
+    return ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(address) if address else None
+
+
+@contextlib.contextmanager
+def _one_openblas_thread():
+    """SciPy's OpenBLAS on one thread for this thread while the block runs:
+    its workers would spin beside TVM's (see NativeLapack.cpp)."""
+    setter = _openblas_thread_setter()
+    previous = setter(1) if setter is not None else 0
+    try:
+        yield
+    finally:
+        if setter is not None and previous > 0:
+            setter(previous)
+
+
 def _packed(name: str, complex_form: bool):
     """The packed function: tensors to numpy (parts joined in the complex
     form), the routine, and its results written to the output tensors."""
@@ -288,10 +310,11 @@ def _packed(name: str, complex_form: bool):
                 position += 1
         options = [int(v) for v in args[position : position + num_options]]
         position += num_options
-        if in_place:
-            computed = routine(*arrays, *options, out=[_view(t) for t in args[position:]])
-        else:
-            computed = routine(*arrays, *options)
+        with _one_openblas_thread():
+            if in_place:
+                computed = routine(*arrays, *options, out=[_view(t) for t in args[position:]])
+            else:
+                computed = routine(*arrays, *options)
         for kind, value in zip(results, computed):
             parts = 2 if (complex_form and kind == "c") or kind == "z" else 1
             outputs = args[position : position + parts]
