@@ -140,3 +140,16 @@ func.func @empty(%x: tensor<0xf32>) -> tensor<1xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [0] : (tensor<0xf32>) -> tensor<1xcomplex<f32>>
   return %0 : tensor<1xcomplex<f32>>
 }
+
+// -----
+
+// A leading axis of up to 256 points is one product (the four-step would
+// move it last and back); the last axis of 128 is four steps.
+// CHECK-LABEL: func.func @leading_128
+// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] : (tensor<128x128xcomplex<f32>>, tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>>
+// CHECK: %[[B:.*]] = stablehlo.transpose %[[A]], dims = [1, 0]
+// CHECK: stablehlo.reshape %[[B]] : (tensor<128x128xcomplex<f32>>) -> tensor<128x8x16xcomplex<f32>>
+func.func @leading_128(%x: tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [128, 128] : (tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>>
+  return %0 : tensor<128x128xcomplex<f32>>
+}

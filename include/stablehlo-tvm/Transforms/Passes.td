@@ -250,8 +250,9 @@ def DecomposeFft : Pass<"stablehlo-decompose-fft", "ModuleOp"> {
   let description = [{
     Every `stablehlo.fft` (FFT, IFFT, RFFT, IRFFT; one to three axes; f32
     and f64) becomes complex stablehlo ops that stablehlo-lower-complex
-    splits into real ones. Up to 64 points (prime lengths up to 1024) a
-    transform is one `dot_general` with its DFT matrix. A longer composite
+    splits into real ones. Up to 64 points (a leading axis: 256; prime
+    lengths up to 1024) a transform is one `dot_general` with its DFT
+    matrix. A longer composite
     length N = N1 N2 (N1 the divisor nearest sqrt(N) from below) is the
     four-step factorization: N1-point transforms over a reshape, twiddle
     factors, N2-point transforms, one transpose; recursively, so the work
