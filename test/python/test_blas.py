@@ -76,6 +76,17 @@ def test_by_default_only_products_inside_loops_go_to_the_blas():
     assert calls == 0
 
 
+@pytest.mark.parametrize("n, dtype, offloaded", [(200, "float32", 1), (129, "float32", 1), (150, "float64", 1), (200, "float64", 0), (192, "float32", 0)])
+def test_by_default_products_whose_rows_misfit_the_vector_tiles_go_to_the_blas(n, dtype, offloaded):
+    """Outside loops too, a product whose C rows no 64-byte vector divides
+    (TVM's register tile would go scalar) runs on the BLAS."""
+    args = random_args([((n, n), dtype), ((n, n), dtype)])
+    calls, got = _offloaded_and_result(jnp.matmul, *args, blas="loops")
+    assert calls == offloaded
+    tolerance = 1e-4 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(got, np.asarray(jax.jit(jnp.matmul)(*args)), rtol=tolerance, atol=tolerance)
+
+
 def test_a_recurrent_step_on_the_blas():
     x, w, u = random_args([((8, 32, 256), "float32"), ((256, 256), "float32"), ((256, 256), "float32")])
 

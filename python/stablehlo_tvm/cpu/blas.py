@@ -1,8 +1,10 @@
 """MatmulOnBlas: float32/float64 matrix products on the BLAS numpy ships.
 
 Which products: with `"loops"` (build's default), those inside loops (a
-loop's functions: what a recursive function calls); with `"all"`, all of
-them. Measured side by side, TVM's generated code, which fuses a product's
+loop's functions: what a recursive function calls) and those whose rows of
+C no 64-byte vector divides (`_misfits_tiles`: 200 or 129 columns, where
+the register tile's columns go scalar and TVM's code ran 2-10x behind the
+BLAS); with `"all"`, all of them. Measured side by side, TVM's generated code, which fuses a product's
 epilogue into its write-back, was 5-25% faster on the benchmark's MLP,
 convolutions and transformer, and the BLAS ~20-30% faster on a scan RNN's
 steps (docs/performance.md). Of those, products of at least
@@ -117,6 +119,22 @@ def _on_blas(rewriter, call):
     )
 
 
+# The vector width TVM's matmul tiles C's rows by (AVX-512).
+_VECTOR_BYTES = 64
+
+
+def _misfits_tiles(call) -> bool:
+    """Whether a product's C has rows (of at least one vector) that no
+    64-byte vector divides: the matmul rule then takes a column tile that
+    is not a whole number of vectors, and computes it scalar."""
+    shape = static_shape(call)
+    dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
+    if shape is None or len(shape) < 2 or dtype not in ("float32", "float64"):
+        return False
+    lanes = _VECTOR_BYTES // (4 if dtype == "float32" else 8)
+    return shape[-1] >= lanes and shape[-2] >= lanes and shape[-1] % lanes != 0
+
+
 def _in_loops(mod: tvm.IRModule) -> set[str]:
     """Names of the Relax functions a loop runs: those a recursive function
     calls, and what they call in turn."""
@@ -144,6 +162,11 @@ def MatmulOnBlas(which: str = "loops"):
     def rewrite(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
         if not available():
             return mod
-        return rewrite_matmuls(mod, _on_blas, _in_loops(mod) if which == "loops" else None)
+        if which == "all":
+            return rewrite_matmuls(mod, _on_blas, None)
+        loops = _in_loops(mod)
+        mod = rewrite_matmuls(mod, _on_blas, loops)
+        rest = {gvar.name_hint for gvar, func in mod.functions_items() if isinstance(func, relax.Function)} - loops
+        return rewrite_matmuls(mod, lambda rewriter, call: _on_blas(rewriter, call) if _misfits_tiles(call) else None, rest)
 
     return rewrite
