@@ -97,6 +97,7 @@ def CHLO_ScanOp : CHLO_Op<"scan", [AttrSizedOperandSegments,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_reverse);
   let results = (outs Variadic<CHLO_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
   let assemblyFormat = [{
     `(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension
       attr-dict-with-keyword $body `:` functional-type(operands, results)
