@@ -333,9 +333,11 @@ struct FourierBuilder {
         im);
   }
   Value conjugate(Value v) {
+    // Named steps: the order of evaluating call arguments is unspecified.
     Value im = imagPart(v);
-    return makeComplex(realPart(v),
-                       stablehlo::NegOp::create(b, loc, im.getType(), im));
+    Value negated = stablehlo::NegOp::create(b, loc, im.getType(), im);
+    Value re = realPart(v);
+    return makeComplex(re, negated);
   }
   Value add(Value x, Value y) {
     return stablehlo::AddOp::create(b, loc, x.getType(), x, y);
@@ -358,8 +360,9 @@ struct FourierBuilder {
     pairs.push_back(2);
     halves.back() = m;
     Value split = reshape(x, pairs);
-    Value z = makeComplex(reshape(sliceLast(split, 0, 1), halves),
-                          reshape(sliceLast(split, 1, 2), halves));
+    Value even = reshape(sliceLast(split, 0, 1), halves);
+    Value odd = reshape(sliceLast(split, 1, 2), halves);
+    Value z = makeComplex(even, odd);
     Value spectrum = dftLast(z, -1, 1.0L);
     SmallVector<int64_t> extended(shape);
     extended.back() = m + 1;
@@ -372,8 +375,9 @@ struct FourierBuilder {
         return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
       });
     };
-    return add(scaleTrailing(wrapped, coefficient(-1)),
-               scaleTrailing(conjugate(reverseLast(wrapped)), coefficient(1)));
+    Value direct = scaleTrailing(wrapped, coefficient(-1));
+    Value mirrored = scaleTrailing(conjugate(reverseLast(wrapped)), coefficient(1));
+    return add(direct, mirrored);
   }
 
   /// IRFFT of an even length n = 2m, the inverse of realForwardHalved:
@@ -394,9 +398,10 @@ struct FourierBuilder {
         return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
       });
     };
-    Value folded =
-        add(scaleTrailing(spectrum, coefficient(1)),
-            scaleTrailing(conjugate(reverseLast(spectrum)), coefficient(-1)));
+    Value direct = scaleTrailing(spectrum, coefficient(1));
+    Value mirrored =
+        scaleTrailing(conjugate(reverseLast(spectrum)), coefficient(-1));
+    Value folded = add(direct, mirrored);
     Value z = dftLast(sliceLast(folded, 0, m), 1, 1.0L / m);
     SmallVector<int64_t> column(shape), pairs(shape), signal(shape);
     column.back() = m;
@@ -437,27 +442,15 @@ struct FourierBuilder {
   Value realInverse(Value x, int64_t n) {
     SmallVector<int64_t> shape(shapeOf(x));
     int64_t bins = shape.back(), last = shape.size() - 1;
-    auto partOf = [&](Value v, bool imaginary) -> Value {
-      auto type = cast<RankedTensorType>(v.getType()).clone(part);
-      if (imaginary)
-        return stablehlo::ImagOp::create(b, loc, type, v);
-      return stablehlo::RealOp::create(b, loc, type, v);
-    };
     if (!isDirect(n) && n % 2 == 0)
       return realInverseHalved(x, n);
     if (!isDirect(n)) {
       // The whole Hermitian spectrum, then the complex inverse's real part.
-      Value tail = sliceLast(x, 1, n - bins + 1);
-      tail = stablehlo::ReverseOp::create(b, loc, tail.getType(), tail,
-                                          b.getDenseI64ArrayAttr({last}));
-      auto tailType = cast<RankedTensorType>(tail.getType());
-      Value re = partOf(tail, false), im = partOf(tail, true);
-      im = stablehlo::NegOp::create(b, loc, im.getType(), im);
-      tail = stablehlo::ComplexOp::create(b, loc, tailType, re, im);
+      Value tail = conjugate(reverseLast(sliceLast(x, 1, n - bins + 1)));
       shape.back() = n;
       Value full = stablehlo::ConcatenateOp::create(
           b, loc, tensorOf(shape, complexType()), ValueRange{x, tail}, last);
-      return partOf(dftLast(full, 1, 1.0L / n), false);
+      return realPart(dftLast(full, 1, 1.0L / n));
     }
     // Bins 1..ceil(n/2)-1 stand for themselves and their conjugates.
     auto weight = [&](int64_t k) -> long double {
@@ -473,8 +466,8 @@ struct FourierBuilder {
         return imaginary ? -w.imag() : w.real();
       });
     };
-    Value re = product(partOf(x, false), last, matrix(false));
-    Value im = product(partOf(x, true), last, matrix(true));
+    Value re = product(realPart(x), last, matrix(false));
+    Value im = product(imagPart(x), last, matrix(true));
     return stablehlo::AddOp::create(b, loc, re.getType(), re, im);
   }
 };
