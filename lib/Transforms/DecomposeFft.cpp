@@ -315,8 +315,7 @@ struct FourierBuilder {
     auto type = cast<RankedTensorType>(real.getType());
     Value zeros = stablehlo::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, round(0)));
-    return stablehlo::ComplexOp::create(b, loc, type.clone(complexType()),
-                                        real, zeros);
+    return makeComplex(real, zeros);
   }
 
   Value realPart(Value v) {
@@ -347,6 +346,34 @@ struct FourierBuilder {
     return stablehlo::ReverseOp::create(b, loc, v.getType(), v,
                                         b.getDenseI64ArrayAttr({last}));
   }
+  /// `values` joined along their last axis.
+  Value concatenateLast(ValueRange values) {
+    SmallVector<int64_t> shape(shapeOf(values.front()));
+    shape.back() = 0;
+    for (Value v : values)
+      shape.back() += shapeOf(v).back();
+    return stablehlo::ConcatenateOp::create(
+        b, loc, cast<RankedTensorType>(values.front().getType()).clone(shape),
+        values, shape.size() - 1);
+  }
+
+  /// A[k] v[k] + B[k] conj(v[m - k]) for the m + 1 values of v, with
+  /// A, B = (1 +- s i w^k) / 2, w = e^(s 2 pi i / n), n = 2m: how the
+  /// spectrum of n real values and that of their m complex pairs give each
+  /// other (s = -1 from the pairs' spectrum, +1 back to it).
+  Value fold(Value v, int s, int64_t n) {
+    int64_t m = n / 2;
+    auto coefficient = [&](int plusMinus) {
+      return complexConstant({m + 1}, [&, plusMinus](int64_t k) {
+        Wide iw = Wide(0, 1) * cis(s, k, n);
+        return (Wide(1) + static_cast<long double>(plusMinus * s) * iw) / 2.0L;
+      });
+    };
+    // Named steps: the order of evaluating call arguments is unspecified.
+    Value direct = scaleTrailing(v, coefficient(1));
+    Value mirrored = scaleTrailing(conjugate(reverseLast(v)), coefficient(-1));
+    return add(direct, mirrored);
+  }
 
   /// RFFT of an even length n = 2m through one m-point complex transform:
   /// z[j] = x[2j] + i x[2j+1], Z its transform (Z[m] = Z[0]), and
@@ -364,20 +391,8 @@ struct FourierBuilder {
     Value odd = reshape(sliceLast(split, 1, 2), halves);
     Value z = makeComplex(even, odd);
     Value spectrum = dftLast(z, -1, 1.0L);
-    SmallVector<int64_t> extended(shape);
-    extended.back() = m + 1;
-    Value wrapped = stablehlo::ConcatenateOp::create(
-        b, loc, tensorOf(extended, complexType()),
-        ValueRange{spectrum, sliceLast(spectrum, 0, 1)}, shape.size() - 1);
-    auto coefficient = [&](int sign) {
-      return complexConstant({m + 1}, [&, sign](int64_t k) {
-        Wide iw = Wide(0, 1) * cis(-1, k, n);
-        return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
-      });
-    };
-    Value direct = scaleTrailing(wrapped, coefficient(-1));
-    Value mirrored = scaleTrailing(conjugate(reverseLast(wrapped)), coefficient(1));
-    return add(direct, mirrored);
+    Value first = sliceLast(spectrum, 0, 1);
+    return fold(concatenateLast({spectrum, first}), -1, n);
   }
 
   /// IRFFT of an even length n = 2m, the inverse of realForwardHalved:
@@ -387,33 +402,20 @@ struct FourierBuilder {
   /// x[2j+1] = Im z[j].
   Value realInverseHalved(Value x, int64_t n) {
     SmallVector<int64_t> shape(shapeOf(x));
-    int64_t m = n / 2, rank = shape.size();
+    int64_t m = n / 2;
     Value kept = scaleTrailing(imagPart(x), realConstant({m + 1}, [&](int64_t k) {
                                  return k == 0 || k == m ? 0.0L : 1.0L;
                                }));
-    Value spectrum = makeComplex(realPart(x), kept);
-    auto coefficient = [&](int sign) {
-      return complexConstant({m + 1}, [&, sign](int64_t k) {
-        Wide iw = Wide(0, 1) * cis(1, k, n);
-        return (Wide(1) + static_cast<long double>(sign) * iw) / 2.0L;
-      });
-    };
-    Value direct = scaleTrailing(spectrum, coefficient(1));
-    Value mirrored =
-        scaleTrailing(conjugate(reverseLast(spectrum)), coefficient(-1));
-    Value folded = add(direct, mirrored);
+    Value re = realPart(x);
+    Value folded = fold(makeComplex(re, kept), 1, n);
     Value z = dftLast(sliceLast(folded, 0, m), 1, 1.0L / m);
-    SmallVector<int64_t> column(shape), pairs(shape), signal(shape);
+    SmallVector<int64_t> column(shape), signal(shape);
     column.back() = m;
     column.push_back(1);
-    pairs.back() = m;
-    pairs.push_back(2);
     signal.back() = n;
-    Value interleaved = stablehlo::ConcatenateOp::create(
-        b, loc, tensorOf(pairs, part),
-        ValueRange{reshape(realPart(z), column), reshape(imagPart(z), column)},
-        rank);
-    return reshape(interleaved, signal);
+    Value even = reshape(realPart(z), column);
+    Value odd = reshape(imagPart(z), column);
+    return reshape(concatenateLast({even, odd}), signal);
   }
 
   /// RFFT along the last axis: bins 0..n/2 of the real input's transform.
@@ -431,9 +433,7 @@ struct FourierBuilder {
     };
     Value re = product(x, last, matrix(false));
     Value im = product(x, last, matrix(true));
-    return stablehlo::ComplexOp::create(
-        b, loc, cast<RankedTensorType>(re.getType()).clone(complexType()), re,
-        im);
+    return makeComplex(re, im);
   }
 
   /// IRFFT along the last axis: the real signal of n points whose spectrum
@@ -447,10 +447,7 @@ struct FourierBuilder {
     if (!isDirect(n)) {
       // The whole Hermitian spectrum, then the complex inverse's real part.
       Value tail = conjugate(reverseLast(sliceLast(x, 1, n - bins + 1)));
-      shape.back() = n;
-      Value full = stablehlo::ConcatenateOp::create(
-          b, loc, tensorOf(shape, complexType()), ValueRange{x, tail}, last);
-      return realPart(dftLast(full, 1, 1.0L / n));
+      return realPart(dftLast(concatenateLast({x, tail}), 1, 1.0L / n));
     }
     // Bins 1..ceil(n/2)-1 stand for themselves and their conjugates.
     auto weight = [&](int64_t k) -> long double {
@@ -468,7 +465,7 @@ struct FourierBuilder {
     };
     Value re = product(realPart(x), last, matrix(false));
     Value im = product(imagPart(x), last, matrix(true));
-    return stablehlo::AddOp::create(b, loc, re.getType(), re, im);
+    return add(re, im);
   }
 };
 
