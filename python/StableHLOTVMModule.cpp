@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NativeFft.h"
 #include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
 
@@ -705,6 +706,8 @@ NB_MODULE(_core, m) {
   tvm::ffi::Function::SetGlobal("stablehlo_tvm.emit_relax_body",
                                 tvm::ffi::Function::FromTyped(emitRelaxBodyOf),
                                 /*override=*/true);
+  // Kernels and the VM call it by name; it needs nothing from Python.
+  stablehlo_tvm::python::registerNativeFft();
 
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {
