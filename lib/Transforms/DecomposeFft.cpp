@@ -16,6 +16,7 @@
 #include "stablehlo-tvm/Transforms/Passes.h"
 
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Support/LibraryFft.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -521,13 +522,64 @@ Value decompose(stablehlo::FftOp op, OpBuilder &b) {
   return Value();
 }
 
+/// Whether `op` goes to the library: f32/f64 parts, no empty axis, and at
+/// least `points` points a transform.
+bool forLibrary(stablehlo::FftOp op, int64_t points) {
+  auto operand = cast<RankedTensorType>(op.getOperand().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  if (points <= 0 || !operand.hasStaticShape() || !result.hasStaticShape() ||
+      operand.getNumElements() == 0 || result.getNumElements() == 0)
+    return false;
+  Type element = getElementTypeOrSelf(operand);
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return false;
+  int64_t count = 1;
+  for (int64_t length : op.getFftLength())
+    count *= length;
+  return count >= points;
+}
+
+/// `op` as the library's transform (LibraryFft.h).
+Value libraryCall(stablehlo::FftOp op, OpBuilder &b) {
+  LibraryFftType type = LibraryFftType::Fft;
+  switch (op.getFftType()) {
+  case stablehlo::FftType::FFT:
+    type = LibraryFftType::Fft;
+    break;
+  case stablehlo::FftType::IFFT:
+    type = LibraryFftType::Ifft;
+    break;
+  case stablehlo::FftType::RFFT:
+    type = LibraryFftType::Rfft;
+    break;
+  case stablehlo::FftType::IRFFT:
+    type = LibraryFftType::Irfft;
+    break;
+  }
+  NamedAttrList config;
+  config.append("fft_type", b.getI64IntegerAttr(static_cast<int64_t>(type)));
+  config.append("rank", b.getI64IntegerAttr(op.getFftLength().size()));
+  OperationState state(op.getLoc(),
+                       stablehlo::CustomCallOp::getOperationName(),
+                       ValueRange{op.getOperand()}, TypeRange{op.getType()});
+  state.addAttribute("call_target_name", b.getStringAttr(kLibraryFft));
+  state.addAttribute("mhlo.backend_config", config.getDictionary(b.getContext()));
+  return b.create(state)->getResult(0);
+}
+
 struct DecomposeFftPass : impl::DecomposeFftBase<DecomposeFftPass> {
+  using DecomposeFftBase::DecomposeFftBase;
+
   void runOnOperation() override {
     SmallVector<stablehlo::FftOp> ffts;
     getOperation().walk([&](stablehlo::FftOp op) { ffts.push_back(op); });
     for (stablehlo::FftOp op : ffts) {
       OpBuilder b(op);
-      if (Value replacement = decompose(op, b)) {
+      Value replacement = forLibrary(op, libraryPoints) ? libraryCall(op, b)
+                                                       : decompose(op, b);
+      if (replacement) {
         op.getResult().replaceAllUsesWith(replacement);
         op.erase();
       }

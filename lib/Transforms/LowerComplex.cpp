@@ -14,6 +14,7 @@
 
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Support/LibraryFft.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -573,17 +574,18 @@ COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
 #undef COMPLEX_MATH
 #undef COMPLEX_LOWERING
 
-/// LAPACK custom calls with complex operands or results take and give parts:
-/// each complex operand and result becomes (real, imag), in place; the library call joins
-/// them (see python/stablehlo_tvm/lapack.py).
-struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
+/// Library calls with complex operands or results take and give parts:
+/// each complex operand and result becomes (real, imag), in place; the
+/// library joins them (python/stablehlo_tvm/lapack.py, python/NativeFft.cpp).
+struct LibraryCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
   using ComplexPattern::ComplexPattern;
   FailureOr<SmallVector<Value>> lower(stablehlo::CustomCallOp op,
                                       ArrayRef<Parts> x,
                                       Complex &c) const override {
-    // Complex routines, and real ones with complex results (geev's
-    // eigenvalues and eigenvectors).
-    if (!op.getCallTargetName().starts_with("lapack_"))
+    // Complex LAPACK routines, real ones with complex results (geev's
+    // eigenvalues and eigenvectors), and the Fourier transforms.
+    StringRef target = op.getCallTargetName();
+    if (!target.starts_with("lapack_") && target != kLibraryFft)
       return failure();
     SmallVector<Value> operands;
     for (Parts part : x) {
@@ -607,7 +609,7 @@ struct LapackCallLowering : ComplexPattern<stablehlo::CustomCallOp> {
 };
 
 /// A complex triangular_solve is the LAPACK trsm JAX calls on the CPU
-/// (lapack_{c,z}trsm_ffi, as LapackCallLowering passes it on in parts): the
+/// (lapack_{c,z}trsm_ffi, as LibraryCallLowering passes it on in parts): the
 /// library solves any side, triangle, op(a) and diagonal.
 struct TriangularSolveLowering : ComplexPattern<stablehlo::TriangularSolveOp> {
   using ComplexPattern::ComplexPattern;
@@ -1089,7 +1091,7 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
                  CoshLowering, TanLowering, StableHLOTanLowering, AsinhLowering, AcoshLowering,
                  AtanhLowering, AsinLowering, AcosLowering, AtanLowering,
                  Atan2Lowering, LogisticLowering,
-                 LapackCallLowering, TriangularSolveLowering,
+                 LibraryCallLowering, TriangularSolveLowering,
                  SquareLowering, SortLowering, BitcastLowering, IotaLowering,
                  ExtremumLowering<stablehlo::MaxOp,
                                   stablehlo::ComparisonDirection::GT>,

@@ -161,6 +161,20 @@ func.func @lapack(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, te
 
 // -----
 
+// The runtime's Fourier transform takes and gives parts too; a real operand
+// (RFFT) stays one.
+// CHECK-LABEL: func.func @library_fft
+// CHECK: %[[F:.*]]:2 = stablehlo.custom_call @stablehlo_tvm.fft(%arg0) {mhlo.backend_config = {fft_type = 2 : i64, rank = 1 : i64}, stablehlo_tvm.complex_parts} : (tensor<2x128xf32>) -> (tensor<2x65xf32>, tensor<2x65xf32>)
+// CHECK: %[[I:.*]] = stablehlo.custom_call @stablehlo_tvm.fft(%[[F]]#0, %[[F]]#1) {mhlo.backend_config = {fft_type = 3 : i64, rank = 1 : i64}, stablehlo_tvm.complex_parts} : (tensor<2x65xf32>, tensor<2x65xf32>) -> tensor<2x128xf32>
+// CHECK: return %[[I]]
+func.func @library_fft(%x: tensor<2x128xf32>) -> tensor<2x128xf32> {
+  %0 = stablehlo.custom_call @stablehlo_tvm.fft(%x) {mhlo.backend_config = {fft_type = 2 : i64, rank = 1 : i64}} : (tensor<2x128xf32>) -> tensor<2x65xcomplex<f32>>
+  %1 = stablehlo.custom_call @stablehlo_tvm.fft(%0) {mhlo.backend_config = {fft_type = 3 : i64, rank = 1 : i64}} : (tensor<2x65xcomplex<f32>>) -> tensor<2x128xf32>
+  return %1 : tensor<2x128xf32>
+}
+
+// -----
+
 // sign(z) = z / |z|, and 0 where |z| is 0.
 // CHECK-LABEL: func.func @sign
 // CHECK-DAG: %[[RE:.*]] = stablehlo.divide %arg0, %[[M:.*]] :

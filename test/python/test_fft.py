@@ -1,6 +1,6 @@
 """stablehlo.fft (FFT, IFFT, RFFT, IRFFT over one to three axes, any length:
-short ones as DFT products, composite ones by the four-step factorization,
-long primes by Bluestein's convolution) against jax.jit."""
+short ones as DFT products, from 64 points the runtime's radix transform)
+against jax.jit."""
 
 from __future__ import annotations
 
@@ -81,3 +81,85 @@ def test_long_transforms_over_leading_axes():
     assert_matches_jax(lambda v: jnp.fft.ifftn(v, axes=(0, 1)), z, rtol=1e-3, atol=1e-5)
     (x,) = random_args([((2, 128, 130), "float32")], seed=12)
     assert_matches_jax(jnp.fft.rfft2, x, rtol=1e-3, atol=2e-3)
+
+
+# The runtime's transform (python/NativeFft.cpp) takes every f32/f64
+# transform of 64 points or more; the cases below reach each of its paths.
+
+
+@pytest.mark.parametrize(
+    "rows,n",
+    [
+        (13, 64),  # radix 4, a partial block of lanes
+        (5, 96),  # radices 4, 2, 3
+        (3, 385),  # generic odd radices 5, 7, 11
+        (2, 122),  # 2 x 61, the largest radix of its own
+        (4, 67),  # a prime past the radices: Bluestein
+        (1, 4096),  # one long line: four steps
+        (3, 6000),  # few long lines: four steps with a 75 x 80 split
+    ],
+)
+@pytest.mark.parametrize("dtype,tol", [("complex64", 3e-4), ("complex128", 1e-10)])
+def test_library_transform_paths(rows, n, dtype, tol):
+    (z,) = complex_args((rows, n), dtype=dtype, seed=rows * n % 101)
+    assert_matches_jax(lambda v: (jnp.fft.fft(v), jnp.fft.ifft(v)), z, rtol=tol, atol=tol * np.sqrt(n))
+
+
+@pytest.mark.parametrize("rows,n", [(1, 64), (7, 100), (16, 128), (33, 2 * 67)])
+def test_library_real_transforms_pair_rows(rows, n):
+    """Real transforms take two rows a lane: odd row counts leave a lane
+    half empty; the imaginary parts of the bins that are their own
+    conjugates must not leak into the signal."""
+    (x,) = random_args([((rows, n), "float32")], seed=n)
+    assert_matches_jax(jnp.fft.rfft, x, rtol=3e-4, atol=3e-4)
+    (z,) = complex_args((rows, n // 2 + 1), seed=n + 1)
+    assert_matches_jax(lambda v: jnp.fft.irfft(v, n=n), z, rtol=3e-4, atol=3e-5)
+
+
+def test_library_transform_on_all_threads():
+    """Past 65,536 points the blocks are shared among TVM's threads."""
+    (z,) = complex_args((256, 384), seed=13)
+    assert_matches_jax(jnp.fft.fft2, z, rtol=1e-3, atol=2e-3)
+    (x,) = random_args([((300, 256), "float32")], seed=14)
+    assert_matches_jax(jnp.fft.rfft2, x, rtol=1e-3, atol=2e-3)
+
+
+def test_library_transform_inside_a_loop():
+    """A loop whose body is a library transform: a packed call from the
+    loop's kernel, as a pseudo-spectral time step makes."""
+    (x,) = random_args([((32, 64), "float32")], seed=15)
+
+    def diffuse(u):
+        k = jnp.fft.rfftfreq(64).astype(jnp.float32)[None, :]
+
+        def step(_, v):
+            return jnp.fft.irfft(jnp.fft.rfft(v) * jnp.exp(-k * k), n=64)
+
+        return jax.lax.fori_loop(0, 5, step, u)
+
+    assert_matches_jax(diffuse, x, rtol=1e-4, atol=1e-5)
+
+
+def test_library_rejects_malformed_calls():
+    """The packed function checks its tensors: a wrong call raises, never
+    reads out of bounds."""
+    import tvm
+    import tvm_ffi
+
+    import stablehlo_tvm._core  # noqa: F401  (registers the function)
+
+    fft = tvm_ffi.get_global_func("stablehlo_tvm.fft")
+
+    def tensor(shape, dtype="float32"):
+        return tvm.runtime.tensor(np.zeros(shape, dtype))
+
+    with pytest.raises(Exception, match="float32 or float64"):
+        fft(tensor((4, 8), "int32"), tensor((4, 8), "int32"), 0, 1, tensor((4, 8)), tensor((4, 8)))
+    with pytest.raises(Exception, match="length"):
+        fft(tensor((4, 8)), 2, 1, tensor((4, 4)), tensor((4, 4)))
+    with pytest.raises(Exception, match="one type and shape"):
+        fft(tensor((4, 8)), tensor((4, 7)), 0, 1, tensor((4, 8)), tensor((4, 8)))
+    with pytest.raises(Exception, match="rank"):
+        fft(tensor((4, 8)), tensor((4, 8)), 0, 3, tensor((4, 8)), tensor((4, 8)))
+    with pytest.raises(Exception, match="expects"):
+        fft(tensor((4, 8)), 7, 1, tensor((4, 8)))

@@ -271,7 +271,18 @@ def DecomposeFft : Pass<"stablehlo-decompose-fft", "ModuleOp"> {
     ```
     becomes a reshape to 64x64, two products with a 64x64 DFT matrix, a
     multiply by a 64x64 constant and a transpose.
+
+    With `library-points` N > 0, an f32/f64 transform of at least N points
+    (the product of its lengths) becomes instead
+    `stablehlo.custom_call @stablehlo_tvm.fft` with its type and rank in
+    `mhlo.backend_config`: the runtime's radix transform (about 5 log2 N
+    flops a point), called from kernels and the VM alike.
   }];
+  let options = [
+    Option<"libraryPoints", "library-points", "int64_t", /*default=*/"0",
+           "Transforms of at least this many points call the library "
+           "(0: none)">,
+  ];
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 

@@ -38,6 +38,8 @@ void populateMathPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateIntegerMathPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateLapackPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateLibraryFftPatterns(MLIRContext *context,
+                                RewritePatternSet &patterns);
 void populateHostCallbackPatterns(MLIRContext *context,
                                   RewritePatternSet &patterns);
 void populateBatchNormPatterns(MLIRContext *context,

@@ -61,6 +61,7 @@ struct ConvertStableHLOToTVMPass
     populateMathPatterns(context, patterns);
     populateIntegerMathPatterns(context, patterns);
     populateLapackPatterns(context, patterns);
+    populateLibraryFftPatterns(context, patterns);
     populateHostCallbackPatterns(context, patterns);
     populateBatchNormPatterns(context, patterns);
     populateBitLevelPatterns(context, patterns);

@@ -1215,7 +1215,9 @@ _FFT_LENGTHS = [1, 2, 3, 4, 5, 7, 8, 12, 16, 31, 64, 65, 96, 100, 127, 128, 243,
 
 def gen_fft(rng: Rng) -> Case:
     """stablehlo.fft of every type, 1 to 3 axes, lengths short (one DFT
-    product), composite (four-step) and prime (long ones: Bluestein)."""
+    product) and from 64 points (the runtime's transform): powers of two,
+    mixed radices, primes past its radices (Bluestein) and long lines (its
+    four steps)."""
     kind = str(rng.choice(["FFT", "IFFT", "RFFT", "IRFFT"]))
     part = str(rng.choice(["f32", "f32", "f64"]))
     naxes = int(rng.choice([1, 1, 1, 2, 3]))
