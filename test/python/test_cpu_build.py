@@ -247,6 +247,17 @@ def test_reductions_vectorized_along_and_across_rows():
     assert_matches_jax(f, x, y, i, rtol=1e-5, atol=1e-5)
 
 
+def test_rows_no_full_vector_divides_are_reduced_by_narrower_ones():
+    # 1,000 = 125 x 8: partial results of 8 lanes (16 would leave a tail and
+    # the row went one element at a time: logsumexp 0.45 -> 0.06 ms); 999
+    # divides by no vector and stays in order.
+    x = np.random.default_rng(4).uniform(-20, 20, (100, 1000)).astype(np.float32)
+    text = _scheduled_text(lambda v: jax.scipy.special.logsumexp(v, axis=1), x)
+    assert "rf" in text and "T.vectorized(T.int64(8))" in text, text
+    assert "rf" not in _scheduled_text(lambda v: jnp.sum(v, axis=1), x[:, :999])
+    assert_matches_jax(lambda v: (jax.scipy.special.logsumexp(v, axis=1), jnp.max(v[:, :999], axis=1)), x, rtol=1e-5, atol=1e-5)
+
+
 def test_values_read_many_times_are_computed_a_vector_at_a_time():
     # erfc reads |x| in many places: it stays a block, computed inside the
     # output's loop instead of into a whole intermediate array.

@@ -68,11 +68,11 @@ class RowReduction(CPURule):
 
     def _along_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
         loops = sch.get_loops(block)
-        extent = extent_of(sch, loops[-1])
-        if extent is None or extent % lanes or extent < _MIN_VECTORS_PER_ROW * lanes:
+        width = _dividing_width(extent_of(sch, loops[-1]), lanes, _MIN_VECTORS_PER_ROW)
+        if width is None:
             self._parallel_rows(sch, block, info)
             return
-        _, lane = sch.split(loops[-1], [None, lanes])
+        _, lane = sch.split(loops[-1], [None, width])
         # The partial results' axis goes after the written buffer's own (a
         # 0-d result can come with a unit spatial loop: fewer axes than loops).
         rank = len(sch.get(block).writes[0].source.shape)
@@ -97,8 +97,7 @@ class RowReduction(CPURule):
             self._parallel_rows(sch, block, info)
             return
         *outer, inner = spatial
-        extent = extent_of(sch, inner)
-        width = lanes if extent is not None and extent % lanes == 0 and extent > lanes else None
+        width = _dividing_width(extent_of(sch, inner), lanes, 2)
         if width is not None:
             rest, inner = sch.split(inner, [None, width])
             outer.append(rest)
@@ -108,6 +107,19 @@ class RowReduction(CPURule):
         if width is not None:
             sch.vectorize(inner)  # before the init is split off: the loop carries it
         sch.decompose_reduction(block, reduce[0])
+
+
+def _dividing_width(extent: int | None, lanes: int, vectors: int) -> int | None:
+    """The widest vector of `lanes`, `lanes`/2 or `lanes`/4 elements (at least
+    4) that divides `extent` at least `vectors` times: a row of 1,000 f32
+    values is 125 vectors of 8, where 16 lanes would leave a tail and the
+    row would be reduced one element at a time."""
+    if extent is None:
+        return None
+    for width in (lanes, lanes // 2, lanes // 4):
+        if width >= 4 and extent % width == 0 and extent >= vectors * width:
+            return width
+    return None
 
 
 def _reduces_contiguous_axis(sch: s_tir.Schedule, block) -> bool:
