@@ -1,4 +1,4 @@
-"""float32 exp, tanh and erf as the CPU build lowers them (vector code,
+"""float32 exp, log, tanh and erf as the CPU build lowers them (vector code,
 stablehlo_tvm.cpu.fastmath), and erfc, imported as a formula over them: error in ULP against float64 references on a
 dense grid and the special values, through the whole import and build."""
 
@@ -49,6 +49,32 @@ def test_ulp_error(name, fn, reference, max_ulp):
     if name in ("tanh", "erf"):  # odd functions keep the sign of zero
         zeros = _GRID == 0
         assert np.array_equal(np.signbit(got[zeros]), np.signbit(_GRID[zeros]))
+
+
+# Every binade of the positive floats, the subnormals included, densely
+# around 1 (where log is small), and what log maps to -inf, NaN and inf.
+_POSITIVE = np.concatenate(
+    [
+        np.geomspace(1.4e-45, 3.4e38, 200001),
+        np.linspace(0.5, 2.0, 100001),
+        1 + np.linspace(-1e-3, 1e-3, 20001),
+        np.linspace(-1, 1e6, 50001),
+        [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 1.17549435e-38, 1.17549421e-38, 1.41421354, 1.41421366],
+    ]
+).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "name,fn,reference,max_ulp",
+    [("log", jnp.log, np.log, 1), ("log1p", jnp.log1p, np.log1p, 2)],
+)
+def test_log_ulp_error(name, fn, reference, max_ulp):
+    got = stablehlo_tvm.build(jax.jit(fn).lower(_POSITIVE))(_POSITIVE)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = reference(_POSITIVE.astype(np.float64)).astype(np.float32)
+    ulps = _ulps(got, want)
+    worst = int(np.argmax(ulps))
+    assert ulps[worst] <= max_ulp, f"{name}({_POSITIVE[worst]!r}) = {got[worst]!r}, want {want[worst]!r}"
 
 
 def test_gelu_matches_jax():

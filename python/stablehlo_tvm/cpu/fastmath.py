@@ -1,14 +1,18 @@
-"""Vectorizable float32 exp, tanh and erf for LLVM CPU targets.
+"""Vectorizable float32 exp, log, tanh and erf for LLVM CPU targets.
 
-TVM lowers these intrinsics to libm calls (erf, and exp once vectorized:
-LLVM splits a vector exp into scalar expf calls) or to a fast tanh that is
-tens of ULP off. Here they are formulas LLVM vectorizes, accurate to a few
-ULP (test/python/test_fastmath.py measures it):
+TVM lowers these intrinsics to libm calls (erf, and exp and log once
+vectorized: LLVM splits a vector exp into scalar expf calls) or to a fast
+tanh that is tens of ULP off. Here they are formulas LLVM vectorizes,
+accurate to a few ULP (test/python/test_fastmath.py measures it):
 
 - exp: n = round(x / ln 2), r = x - n ln 2 in two parts (Cody and Waite),
   a degree-7 Taylor polynomial for e^r (|r| <= ln 2 / 2, truncation below
   1e-8), times 2^n built from exponent bits in two factors so that results
   down to the subnormals are reached.
+- log: x = 2^e m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23
+  first), f = m - 1, s = f / (2 + f) and log m = 2 atanh(s) =
+  f - (f^2/2 - s (f^2/2 + R(s^2))) with R the atanh series to s^8
+  (truncation below 1e-9), plus e ln 2 in two parts.
 - tanh: x + x^3 R(x^2) for |x| < 0.625, else 1 - 2 / (e^{2|x|} + 1).
 - erf: x (2/sqrt(pi) + x^2 R(x^2)) for |x| < 1, else 1 - e^{-x^2} erfcx(|x|)
   with erfcx a rational function of |x|; 1 beyond 4. (R, rational, carries
@@ -52,7 +56,10 @@ _LN2_LOW = math.log(2) - 0.693359375
 _EXP_MAX = 88.72283172607421875  # the largest float32 x with finite e^x
 _EXP_MIN = -103.972084045410156  # below it e^x rounds to 0
 
-EXPANDED = ("exp", "tanh", "erf")
+_MIN_NORMAL = 2.0**-126
+_SQRT2_BITS = 0x3FB504F3  # the float32 bits of sqrt(2)
+
+EXPANDED = ("exp", "log", "tanh", "erf")
 
 
 class _Formulas:
@@ -92,6 +99,26 @@ class _Formulas:
         result = p * self.pow2(half) * self.pow2(n - half)
         result = self.select(x > self.c(_EXP_MAX), self.c(math.inf), result)
         result = self.select(x < self.c(_EXP_MIN), self.c(0.0), result)
+        return self.select(x != x, x, result)
+
+    def log(self, x):
+        x = self.name(x)
+        subnormal = self.name(x < self.c(_MIN_NORMAL))
+        bits = self.name(self.as_int(self.select(subnormal, x * self.c(2.0**23), x)))
+        e = self.shift_right(bits, self.i(23)) - self.select(subnormal, self.i(127 + 23), self.i(127))
+        m = self.name(self.bit_or(self.bit_and(bits, self.i(0x7FFFFF)), self.i(0x3F800000)))
+        above = self.name(m > self.i(_SQRT2_BITS))
+        f = self.name(self.as_float(self.select(above, m - self.i(1 << 23), m)) - self.c(1.0))
+        ef = self.name(self.to_float(self.select(above, e + self.i(1), e)))
+        s = self.name(f / (self.c(2.0) + f))
+        z = self.name(s * s)
+        series = z * self.polynomial([2 / 3, 2 / 5, 2 / 7, 2 / 9], z)
+        half_square = self.name(self.c(0.5) * f * f)
+        log_m = f - (half_square - s * (half_square + series))
+        result = ef * self.c(_LN2_HIGH) + (log_m + ef * self.c(_LN2_LOW))
+        result = self.select(x == self.c(0.0), self.c(-math.inf), result)
+        result = self.select(x < self.c(0.0), self.c(math.nan), result)
+        result = self.select(x == self.c(math.inf), x, result)
         return self.select(x != x, x, result)
 
     def tanh(self, x):
@@ -161,6 +188,18 @@ class _TIRFormulas(_Formulas):
     def as_float(self, bits):
         return tirx.reinterpret(self.float, bits)
 
+    def as_int(self, x):
+        return tirx.reinterpret(self.int, x)
+
+    def to_float(self, n):
+        return tirx.Cast(self.float, n)
+
+    def bit_and(self, x, y):
+        return tirx.bitwise_and(x, y)
+
+    def bit_or(self, x, y):
+        return tirx.bitwise_or(x, y)
+
     def select(self, condition, if_true, if_false):
         return tirx.Select(condition, if_true, if_false)
 
@@ -181,7 +220,11 @@ class _IRValue:
         return self.function.emit(f"{op} {self.type} {self.text}, {other.text}", self.type, self.kind)
 
     def _compare(self, predicate: str, other: "_IRValue") -> "_IRValue":
-        return self.function.emit(f"fcmp {predicate} {self.type} {self.text}, {other.text}", self.function.type("i1"), "bool")
+        if self.kind == "int":
+            compare = f"icmp {_SIGNED[predicate]}"
+        else:
+            compare = f"fcmp {predicate}"
+        return self.function.emit(f"{compare} {self.type} {self.text}, {other.text}", self.function.type("i1"), "bool")
 
     def __add__(self, other):
         # A product plus a value is one fused multiply-add, as TVM's code
@@ -218,6 +261,10 @@ class _IRValue:
 
     def __ne__(self, other):
         return self._compare("une", other)
+
+
+# Integer comparisons for the ordered float predicates.
+_SIGNED = {"olt": "slt", "ogt": "sgt", "oeq": "eq", "une": "ne"}
 
 
 class _IRFormulas(_Formulas):
@@ -283,6 +330,18 @@ class _IRFormulas(_Formulas):
 
     def as_float(self, bits):
         return self.emit(f"bitcast {bits.type} {bits.text} to {self.type('float')}", self.type("float"), "float")
+
+    def as_int(self, x):
+        return self.emit(f"bitcast {x.type} {x.text} to {self.type('i32')}", self.type("i32"), "int")
+
+    def to_float(self, n):
+        return self.emit(f"sitofp {n.type} {n.text} to {self.type('float')}", self.type("float"), "float")
+
+    def bit_and(self, x, y):
+        return self.emit(f"and {x.type} {x.text}, {y.text}", x.type, "int")
+
+    def bit_or(self, x, y):
+        return self.emit(f"or {x.type} {x.text}, {y.text}", x.type, "int")
 
     def select(self, condition, if_true, if_false):
         return self.emit(
