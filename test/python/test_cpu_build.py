@@ -20,6 +20,7 @@ from conftest import assert_matches_jax, random_args
 from stablehlo_tvm.cpu import host_target
 from stablehlo_tvm.cpu.conv_as_matmul import ConvAsMatmul
 from stablehlo_tvm.cpu.matmul import Matmul
+from stablehlo_tvm.cpu.pipeline import fuse
 from stablehlo_tvm.cpu.schedule import ScheduleFunctions
 
 
@@ -386,3 +387,28 @@ def test_short_innermost_axes_of_contiguous_accesses_are_fused_into_vectors():
     assert "T.vectorized(T.int64(16))" in _scheduled_text(lambda d, s: d * 2.0 + s, d, s)
     assert "T.vectorized(T.int64(16))" not in _scheduled_text(lambda d, x: d + x[:, None, :], d, x)
     assert_matches_jax(lambda d, s, x: (d * 2.0 + s, d + x[:, None, :]), d, s, x)
+
+
+def test_float_constants_are_scalars_in_fused_kernels():
+    # log_ndtr reads a dozen constants, each a broadcast feeding several
+    # operators: they were kernels of their own, each writing a full array.
+    x = np.linspace(-40, 10, 4096, dtype=np.float32)
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(jax.scipy.special.log_ndtr).lower(x)), host_target())
+    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    assert not [k for k in kernels if k.startswith("broadcast_to")], kernels
+    assert_matches_jax(jax.scipy.special.log_ndtr, x, rtol=1e-5, atol=1e-6)
+
+
+def test_scalar_constants_keep_ieee_arithmetic():
+    # Zeros stay tensors in arithmetic (TVM's simplifier folds x * 0 to 0 and
+    # x + 0 to x); integer constants stay tensors (a guarded divisor split
+    # around an immediate divided by zero).
+    x = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 2.5], np.float32)
+    a = np.array([7, -7, 0, 5, 1, -1], np.int32)
+    b = np.array([0, 2, 0, -1, 0, 3], np.int32)
+
+    def f(x, a, b):
+        return (x * 0.0, x + 0.0, x - 0.0, jnp.where(x > 0.0, x, 0.0), x * 2.0 + 1.0,
+                jax.lax.div(a, b), jax.lax.rem(a, b), jnp.where(b == 0, 1, b))
+
+    assert_matches_jax(f, x, a, b)

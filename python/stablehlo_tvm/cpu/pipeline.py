@@ -22,6 +22,7 @@ def fusion_passes(blas="loops") -> list:
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
+    from .scalar_operands import ScalarOperands
 
     products = {"relax.matmul", "relax.nn.conv2d"}  # convolutions become products
     return [
@@ -34,7 +35,8 @@ def fusion_passes(blas="loops") -> list:
                 *([(MatmulOnBlas("all" if blas is True else blas), products)] if blas else []),
             ]
         ),
-        relax.transform.DeadCodeElimination(),  # the transposes a product no longer reads
+        ScalarOperands,
+        relax.transform.DeadCodeElimination(),  # the transposes a product, and broadcasts an operator, no longer read
         relax.transform.LegalizeOps(bfloat16_legalizations()),
         relax.transform.AnnotateTIROpPattern(),
         _fuse_ops_bounded,

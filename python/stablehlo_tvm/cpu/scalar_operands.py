@@ -1,0 +1,126 @@
+"""ScalarOperands: a constant broadcast to a full tensor, when an element-wise
+operator reads it beside an operand of the full shape, becomes the scalar
+constant itself (Relax's element-wise operators broadcast).
+
+StableHLO spells every scalar operand as a broadcast_in_dim, and CSE merges
+equal ones, so one broadcast feeds several operators. Fusion materialized
+such broadcasts as kernels of their own (a log_ndtr of 100,000 elements
+wrote 13 broadcasts of f64 constants, each 0.8 MB, before its one fused
+kernel read them); as scalars they are immediates in the fused kernel. The
+broadcasts left unread go with the pipeline's next dead-code elimination.
+
+Float constants only, and zeros only where they are compared or chosen:
+TVM's simplifier folds immediates as if arithmetic were exact. An integer
+one let it split a guarded divisor `x / select(b == 0, 1, b)` into
+`select(b == 0, x, x / b)`, which divides by zero (a trap) in the lanes the
+guard was for; a float zero makes `x * 0` zero for infinite and NaN x, and
+`x + 0` keep the sign of a zero x.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tvm
+import tvm_ffi
+from tvm import relax
+from tvm.relax.expr_functor import PyExprMutator, mutator
+
+# Operators that only compare or choose: any constant is safe as a scalar.
+_CHOOSING = {
+    f"relax.{name}" for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where")
+}
+
+# Element-wise operators that broadcast their operands as numpy does.
+_BROADCASTING = {
+    f"relax.{name}"
+    for name in (
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "floor_divide",
+        "power",
+        "maximum",
+        "minimum",
+        "mod",
+        "floor_mod",
+        "equal",
+        "not_equal",
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "left_shift",
+        "right_shift",
+        "where",
+    )
+}
+
+
+def _is_op(expr, name: str) -> bool:
+    return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name
+
+
+@mutator
+class _Rewriter(PyExprMutator):
+    def visit_call_(self, call):
+        call = super().visit_call_(call)
+        if not isinstance(call.op, tvm.ir.Op) or call.op.name not in _BROADCASTING:
+            return call
+        call = self.builder_.normalize(call)
+        shape = call.ty.shape if isinstance(call.ty, relax.TensorType) else None
+        if shape is None:
+            return call
+        full = [_has_shape(arg, shape) for arg in call.args]
+        args = list(call.args)
+        for k, arg in enumerate(call.args):
+            scalar = self._broadcast_scalar(arg, call.op.name in _CHOOSING)
+            # Another operand keeps the result's shape.
+            if scalar is not None and any(f for j, f in enumerate(full) if j != k):
+                args[k] = scalar
+        if all(a.same_as(b) for a, b in zip(args, call.args)):
+            return call
+        return relax.Call(call.op, args, call.attrs, call.ty_args, call.span)
+
+    def _broadcast_scalar(self, arg, zero_allowed: bool):
+        """The one-element float constant `arg` broadcasts, as a rank-0
+        constant (not a zero, unless `zero_allowed`)."""
+        value = self._bound(arg)
+        if not _is_op(value, "relax.broadcast_to"):
+            return None
+        source = self._bound(value.args[0])
+        if _is_op(source, "relax.reshape"):
+            source = self._bound(source.args[0])
+        if not isinstance(source, tvm.ir.expr.GenericConst):
+            return None
+        data = source.value.numpy()
+        if data.size != 1 or data.dtype.kind != "f" or (data.item() == 0 and not zero_allowed):
+            return None
+        return relax.const(np.asarray(data).reshape(()), str(data.dtype))
+
+    def _bound(self, expr):
+        if isinstance(expr, relax.Var):
+            bound = self.lookup_binding(expr)
+            if bound is not None:
+                return bound
+        return expr
+
+
+def _has_shape(expr, shape) -> bool:
+    ty = expr.ty
+    return isinstance(ty, relax.TensorType) and ty.shape is not None and tvm_ffi.structural_equal(ty.shape, shape)
+
+
+@tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ScalarOperands")
+def ScalarOperands(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+    rewriter = _Rewriter(mod)
+    for gvar, func in mod.functions_items():
+        if isinstance(func, relax.Function):
+            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+    return rewriter.builder_.finalize()
