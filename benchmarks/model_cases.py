@@ -749,7 +749,11 @@ def particle_filter():
         _, (means, evidence) = jax.lax.scan(step, (x0, key), observations)
         # Resampling is discontinuous in the weights: a running sum rounded
         # in another order moves a particle, and the trajectories part
-        # (within Monte Carlo noise). The log evidence stays comparable.
+        # (within Monte Carlo noise). The log evidence stays comparable, to
+        # within that noise: over 20 keys XLA's estimates spread by 0.37%
+        # (standard deviation), hence the case's 1.5% (about 4 sigma). XLA
+        # itself rounds x / 0.3 as x * (1 / 0.3), so no build can follow its
+        # particles exactly.
         return evidence.sum()
 
     observations = np.sin(np.linspace(0, 6, 50)).astype(np.float32)
@@ -818,6 +822,6 @@ CASES = [
     Case("jax_md_lennard_jones", "simulation", jax_md_lennard_jones, loops=True),
     Case("keras_text_conv1d_train_step", "training", keras_text_conv1d_train_step),
     Case("array_statistics", "data", array_statistics),
-    Case("particle_filter", "sampler", particle_filter, loops=True),
+    Case("particle_filter", "sampler", particle_filter, loops=True, rtol=1.5e-2),
     Case("spectral_navier_stokes", "solver", spectral_navier_stokes, loops=True),
 ]
