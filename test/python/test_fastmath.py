@@ -77,6 +77,25 @@ def test_log_ulp_error(name, fn, reference, max_ulp):
     assert ulps[worst] <= max_ulp, f"{name}({_POSITIVE[worst]!r}) = {got[worst]!r}, want {want[worst]!r}"
 
 
+def test_float64_exp_ulp_error():
+    grid = np.concatenate(
+        [
+            np.linspace(-746, 710, 200001),
+            np.linspace(-2, 2, 100001),
+            [0.0, -0.0, np.inf, -np.inf, np.nan, 709.782712893384, 709.7827128933841, -745.1332191019411, -745.14, -708.4],
+        ]
+    )
+    got = stablehlo_tvm.build(jax.jit(jnp.exp).lower(grid))(grid)
+    with np.errstate(over="ignore"):
+        want = np.exp(grid)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    spacing = np.spacing(np.maximum(np.abs(want), np.finfo(np.float64).tiny))
+    with np.errstate(invalid="ignore"):
+        ulps = np.where(same, 0.0, np.abs(got - want) / spacing)
+    worst = int(np.argmax(ulps))
+    assert ulps[worst] <= 1, f"exp({grid[worst]!r}) = {got[worst]!r}, want {want[worst]!r}"
+
+
 def test_gelu_matches_jax():
     x = np.random.default_rng(0).standard_normal((64, 256)).astype(np.float32) * 3
     for approximate in (False, True):

@@ -1,4 +1,5 @@
-"""Vectorizable float32 exp, log, tanh and erf for LLVM CPU targets.
+"""Vectorizable float32 exp, log, tanh and erf, and float64 exp, for LLVM
+CPU targets.
 
 TVM lowers these intrinsics to libm calls (erf, and exp and log once
 vectorized: LLVM splits a vector exp into scalar expf calls) or to a fast
@@ -6,9 +7,10 @@ tanh that is tens of ULP off. Here they are formulas LLVM vectorizes,
 accurate to a few ULP (test/python/test_fastmath.py measures it):
 
 - exp: n = round(x / ln 2), r = x - n ln 2 in two parts (Cody and Waite),
-  a degree-7 Taylor polynomial for e^r (|r| <= ln 2 / 2, truncation below
-  1e-8), times 2^n built from exponent bits in two factors so that results
-  down to the subnormals are reached.
+  a Taylor polynomial for e^r (|r| <= ln 2 / 2; degree 7 in float32,
+  truncation below 1e-8, 13 in float64, below 5e-18), times 2^n built from
+  exponent bits in two factors so that results down to the subnormals are
+  reached.
 - log: x = 2^e m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23
   first), f = m - 1, s = f / (2 + f) and log m = 2 atanh(s) =
   f - (f^2/2 - s (f^2/2 + R(s^2))) with R the atanh series to s^8
@@ -52,22 +54,46 @@ _ERFC_SCALED = (
 )
 # ln 2 split so that n * _LN2_HIGH is exact for |n| < 2^15.
 _LN2_HIGH = 0.693359375
-_LN2_LOW = math.log(2) - 0.693359375
+# ln 2 - _LN2_HIGH from ln 2's digits (math.log(2) - _LN2_HIGH would carry
+# log(2)'s own rounding, 2e-17, which float64's exp multiplies by n <= 1075).
+_LN2_LOW = -2.12194440054690582767878541824e-4
 _EXP_MAX = 88.72283172607421875  # the largest float32 x with finite e^x
 _EXP_MIN = -103.972084045410156  # below it e^x rounds to 0
 
 _MIN_NORMAL = 2.0**-126
 _SQRT2_BITS = 0x3FB504F3  # the float32 bits of sqrt(2)
 
+
+class _Precision:
+    """What exp needs to know of a float format."""
+
+    def __init__(self, bits, mantissa, bias, exp_max, exp_min, degree, float_ir, int_ir):
+        self.bits, self.mantissa, self.bias = bits, mantissa, bias
+        self.exp_max, self.exp_min, self.degree = exp_max, exp_min, degree
+        self.float_ir, self.int_ir = float_ir, int_ir
+
+
+_PRECISIONS = {
+    32: _Precision(32, 23, 127, _EXP_MAX, _EXP_MIN, 7, "float", "i32"),
+    # Largest finite e^x, smallest x whose e^x is not 0 (the subnormals);
+    # degree 13 leaves the Taylor remainder below 5e-18 on |r| <= ln 2 / 2.
+    64: _Precision(64, 52, 1023, 709.782712893383973096, -745.1332191019412, 13, "double", "i64"),
+}
+
 EXPANDED = ("exp", "log", "tanh", "erf")
+# The float64 formulas (the others keep TVM's lowering: libm's log, erf, ...
+# are already faster than XLA's on float64).
+EXPANDED_F64 = ("exp",)
 
 
 class _Formulas:
-    """The formulas, over float32 values of `lanes` lanes. A subclass says
-    how to spell constants, conversions, selects and named values; the
-    values themselves take Python's arithmetic and comparison operators."""
+    """The formulas, over float values of `lanes` lanes (float32, and
+    float64 for exp). A subclass says how to spell constants, conversions,
+    selects and named values; the values themselves take Python's
+    arithmetic and comparison operators."""
 
     lanes: int
+    precision: _Precision
 
     def name(self, value):
         """`value`, computed once however often the formula reads it."""
@@ -83,22 +109,25 @@ class _Formulas:
         return self.polynomial(pq[0], v) / self.polynomial(pq[1], v)
 
     def pow2(self, n):
-        """2^n for integer n in [-126, 127], from the exponent bits."""
-        return self.as_float(self.shift_left(n + self.i(127), self.i(23)))
+        """2^n for an integer n within the normal exponents, from the
+        exponent bits."""
+        p = self.precision
+        return self.as_float(self.shift_left(n + self.i(p.bias), self.i(p.mantissa)))
 
     def exp(self, x):
+        p = self.precision
         x = self.name(x)
         finite = self.select(x != x, self.c(0.0), x)  # keeps NaN out of the integer part
-        clamped = self.select(finite > self.c(_EXP_MAX), self.c(_EXP_MAX), finite)
-        clamped = self.name(self.select(clamped < self.c(_EXP_MIN - 1.0), self.c(_EXP_MIN - 1.0), clamped))
+        clamped = self.select(finite > self.c(p.exp_max), self.c(p.exp_max), finite)
+        clamped = self.name(self.select(clamped < self.c(p.exp_min - 1.0), self.c(p.exp_min - 1.0), clamped))
         nf = self.name(self.floor(clamped * self.c(1 / math.log(2)) + self.c(0.5)))
         r = self.name(clamped - nf * self.c(_LN2_HIGH) - nf * self.c(_LN2_LOW))
-        p = self.polynomial([1.0 / math.factorial(k) for k in range(8)], r)
+        poly = self.polynomial([1.0 / math.factorial(k) for k in range(p.degree + 1)], r)
         n = self.name(self.to_int(nf))
         half = self.name(self.shift_right(n, self.i(1)))  # floor(n / 2): both factors stay in range
-        result = p * self.pow2(half) * self.pow2(n - half)
-        result = self.select(x > self.c(_EXP_MAX), self.c(math.inf), result)
-        result = self.select(x < self.c(_EXP_MIN), self.c(0.0), result)
+        result = poly * self.pow2(half) * self.pow2(n - half)
+        result = self.select(x > self.c(p.exp_max), self.c(math.inf), result)
+        result = self.select(x < self.c(p.exp_min), self.c(0.0), result)
         return self.select(x != x, x, result)
 
     def log(self, x):
@@ -152,8 +181,10 @@ class _TIRFormulas(_Formulas):
 
     def __init__(self, dtype: str):
         self.lanes = tvm.DataType(dtype).lanes
+        self.precision = _PRECISIONS[tvm.DataType(dtype).bits]
         self.float = dtype
-        self.int = "int32" if self.lanes == 1 else f"int32x{self.lanes}"
+        scalar = f"int{self.precision.bits}"
+        self.int = scalar if self.lanes == 1 else f"{scalar}x{self.lanes}"
         self.bindings: list = []
 
     def formula(self, name: str, x):
@@ -271,11 +302,12 @@ class _IRFormulas(_Formulas):
     """The formula `name` as an LLVM IR function of float32 vectors of
     `lanes` lanes (a scalar for 1), always inlined where it is called."""
 
-    def __init__(self, name: str, lanes: int):
+    def __init__(self, name: str, lanes: int, bits: int = 32):
         self.lanes = lanes
+        self.precision = _PRECISIONS[bits]
         self.lines: list[str] = []
         self.declarations: set[str] = set()
-        self.symbol = symbol(name, lanes)
+        self.symbol = symbol(name, lanes, bits)
         result = getattr(self, name)(_IRValue(self, "%x", self.type("float"), "float"))
         self.lines.append(f"ret {result.type} {result.text}")
 
@@ -285,10 +317,14 @@ class _IRFormulas(_Formulas):
         return f"define internal {float_type} @{self.symbol}({float_type} %x) alwaysinline {{\n  {body}\n}}\n"
 
     def type(self, scalar: str) -> str:
+        """The IR type of `scalar` ("float", "i32", "i1") in this precision
+        (float32 or float64 and their same-width integers), over the lanes."""
+        scalar = {"float": self.precision.float_ir, "i32": self.precision.int_ir}.get(scalar, scalar)
         return scalar if self.lanes == 1 else f"<{self.lanes} x {scalar}>"
 
     def suffix(self) -> str:
-        return "f32" if self.lanes == 1 else f"v{self.lanes}f32"
+        bits = self.precision.bits
+        return f"f{bits}" if self.lanes == 1 else f"v{self.lanes}f{bits}"
 
     def emit(self, instruction: str, type_: str, kind: str) -> _IRValue:
         name = f"%t{len(self.lines)}"
@@ -302,12 +338,12 @@ class _IRFormulas(_Formulas):
 
     def c(self, value: float):
         # LLVM spells a float constant as the hex of the double it equals.
-        exact = struct.unpack("<f", struct.pack("<f", value))[0]
+        exact = struct.unpack("<f", struct.pack("<f", value))[0] if self.precision.bits == 32 else float(value)
         literal = "0x%016X" % struct.unpack("<Q", struct.pack("<d", exact))[0]
-        return _IRValue(self, self._splat("float", literal), self.type("float"), "float")
+        return _IRValue(self, self._splat(self.precision.float_ir, literal), self.type("float"), "float")
 
     def i(self, value: int):
-        return _IRValue(self, self._splat("i32", str(value)), self.type("i32"), "int")
+        return _IRValue(self, self._splat(self.precision.int_ir, str(value)), self.type("i32"), "int")
 
     def floor(self, x):
         intrinsic = f"llvm.floor.{self.suffix()}"
@@ -351,23 +387,24 @@ class _IRFormulas(_Formulas):
         )
 
 
-def symbol(name: str, lanes: int) -> str:
-    """The LLVM function that computes float32 `name` on `lanes` lanes."""
-    return f"stablehlo_tvm_{name}_f32" if lanes == 1 else f"stablehlo_tvm_{name}_f32x{lanes}"
+def symbol(name: str, lanes: int, bits: int = 32) -> str:
+    """The LLVM function that computes `name` on `lanes` lanes of floats of
+    `bits` bits."""
+    return f"stablehlo_tvm_{name}_f{bits}" if lanes == 1 else f"stablehlo_tvm_{name}_f{bits}x{lanes}"
 
 
 def llvm_module(needed) -> str:
-    """LLVM IR text defining the functions for each (name, lanes) in
+    """LLVM IR text defining the functions for each (name, lanes, bits) in
     `needed`."""
-    functions = [_llvm_function(name, lanes) for name, lanes in sorted(needed)]
+    functions = [_llvm_function(*key) for key in sorted(needed)]
     declarations = sorted(set().union(*(declared for declared, _ in functions)))
     return "\n".join(declarations + [text for _, text in functions])
 
 
 @functools.cache
-def _llvm_function(name: str, lanes: int) -> tuple[frozenset, str]:
+def _llvm_function(name: str, lanes: int, bits: int = 32) -> tuple[frozenset, str]:
     """(the intrinsics it declares, its text): written once per process."""
-    function = _IRFormulas(name, lanes)
+    function = _IRFormulas(name, lanes, bits)
     return frozenset(function.declarations), function.text()
 
 
@@ -382,12 +419,13 @@ def _rule(name: str):
 
     def lower(call):
         dtype = str(call.ty)
-        if dtype.split("x")[0] == "float32":
-            lanes = tvm.DataType(dtype).lanes
+        scalar = dtype.split("x")[0]
+        if scalar == "float32" or (scalar == "float64" and name in EXPANDED_F64):
+            lanes, bits = tvm.DataType(dtype).lanes, tvm.DataType(dtype).bits
             needed = getattr(_LINKING, "needed", None)
             if needed is not None:
-                needed.add((name, lanes))
-                return tirx.call_pure_extern(dtype, symbol(name, lanes), call.args[0])
+                needed.add((name, lanes, bits))
+                return tirx.call_pure_extern(dtype, symbol(name, lanes, bits), call.args[0])
             return _TIRFormulas(dtype).formula(name, call.args[0])
         if previous is None:
             return call
