@@ -159,6 +159,31 @@ def test_a_call_with_the_same_jax_arrays_reuses_its_tensors():
     assert_same(fast(params, z), jax.jit(mlp)(params, z), rtol=1e-5)
 
 
+def test_results_passed_back_are_their_own_tensors():
+    # A training loop passes each step's results back in: they are read-only
+    # views of the step's result tensors, which the next call takes as they
+    # are (no copy, no DLPack import).
+    def step(w, x):
+        return w - 0.01 * (x.T @ jnp.tanh(x @ w)), jnp.sum(w)
+
+    fast = stablehlo_tvm.jit(step)
+    x = np.ones((4, 8), np.float32)
+    w_tvm = w_jax = np.eye(8, dtype=np.float32)
+    for _ in range(4):
+        w_tvm, _ = fast(w_tvm, x)
+        w_jax, _ = jax.jit(step)(w_jax, x)
+    assert_same(w_tvm, w_jax, rtol=1e-6)
+    entry = next(iter(fast._by_signature.values()))
+    _, signature = entry.compiled._function("main")
+    held = signature._given[id(w_tvm)][1]
+    assert signature._tensor("main", 0, 0, w_tvm, signature.params[0], False, []) is held
+    # It cannot be changed in place; a changed copy is a value of its own.
+    with pytest.raises(ValueError):
+        w_tvm.flags.writeable = True
+    changed = (np.array(w_tvm) * 2).view(type(w_tvm))
+    assert_same(fast(changed, x)[1], np.sum(changed))
+
+
 def test_arguments_are_never_written():
     # The loop writes its carried buffer in place; an aligned numpy input is
     # passed without a copy, so it must not be that buffer.
