@@ -601,15 +601,21 @@ Value emitBesselI1e(MathBuilder &m, Value x) {
   Value y = m.unary<tvm::AbsOp>(x);
   Value half = m.binary<tvm::MultiplyOp>(y, m.constant(0.5));
   Value q = m.binary<tvm::MultiplyOp>(half, half);
-  Value term = half;
-  Value sum = half;
-  for (int k = 0; k < 45; ++k) {
-    Value ratio = m.binary<tvm::DivideOp>(q, m.constant((k + 1.0) * (k + 2.0)));
-    term = m.binary<tvm::MultiplyOp>(term, ratio);
-    sum = m.binary<tvm::AddOp>(sum, term);
-  }
+  // I1(y) = (y/2) sum_k q^k / (k! (k+1)!), q = y^2/4, by Horner's rule: its
+  // terms are all positive (nothing cancels), and one multiply-add a term
+  // replaces a division (45 of them made this 10x slower than XLA's).
+  constexpr int kSeriesTerms = 46;
+  double series[kSeriesTerms];
+  series[0] = 1;
+  for (int k = 1; k < kSeriesTerms; ++k)
+    series[k] = series[k - 1] / (k * (k + 1.0));
+  Value sum = m.constant(series[kSeriesTerms - 1]);
+  for (int k = kSeriesTerms - 2; k >= 0; --k)
+    sum = m.binary<tvm::AddOp>(m.binary<tvm::MultiplyOp>(sum, q),
+                               m.constant(series[k]));
+  sum = m.binary<tvm::MultiplyOp>(sum, half);
   Value negY = m.unary<tvm::NegativeOp>(y);
-  Value series = m.binary<tvm::MultiplyOp>(sum, m.unary<tvm::ExpOp>(negY));
+  Value small = m.binary<tvm::MultiplyOp>(sum, m.unary<tvm::ExpOp>(negY));
   // 1/sqrt(2 pi y) sum_k (-1)^k a_k / y^k, a_k = a_{k-1} (4 - (2k-1)^2) / 8k.
   constexpr int kTerms = 16;
   double coefficients[kTerms];
@@ -629,7 +635,7 @@ Value emitBesselI1e(MathBuilder &m, Value x) {
   Value norm = m.unary<tvm::RsqrtOp>(twoPiY);
   Value asymptotic = m.binary<tvm::MultiplyOp>(norm, poly);
   Value large = m.compare<tvm::GreaterOp>(y, m.constant(25));
-  Value magnitude = m.select(large, asymptotic, series);
+  Value magnitude = m.select(large, asymptotic, small);
   return withSignOf(m, x, magnitude);
 }
 
