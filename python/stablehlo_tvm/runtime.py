@@ -287,7 +287,7 @@ class _Signature:
                 given is not None
                 and given[0]() is value
                 and not value.flags.writeable  # as returned: not changed since
-                and (expected is None or expected == given[2])
+                and (expected is None or expected == (value.shape, value.dtype))
             ):
                 return given[1]
         if kind == "Tensor" and hasattr(value, "dtype") and hasattr(value, "device"):
@@ -380,7 +380,7 @@ class _Signature:
                 out.flags.writeable = False
         else:
             copied = None
-            outputs = [_as_numpy(r) for r in results]
+            outputs = _as_numpy_all(results)
         if not self.complex_results and not self.narrow:
             self._remember(outputs, results, copied)
         if self.complex_results:
@@ -394,11 +394,12 @@ class _Signature:
         """Notes the results and their tensors (see `_given`), in place of
         the last call's; not those copied out of an argument's tensor,
         which the caller or the next call may overwrite."""
-        given = {}
-        for k, (out, tensor) in enumerate(zip(outputs, results)):
-            if type(out) is Result and not (copied and copied[k]):
-                given[id(out)] = (weakref.ref(out), tensor, (out.shape, out.dtype))
-        self._given = given
+        if copied is None:
+            self._given = {id(out): (weakref.ref(out), tensor) for out, tensor in zip(outputs, results)}
+        else:
+            self._given = {
+                id(out): (weakref.ref(out), tensor) for out, tensor, c in zip(outputs, results, copied) if not c
+            }
 
 
 def _on_device(tensor, device):
@@ -457,11 +458,23 @@ def _as_numpy(tensor) -> np.ndarray:
     """A read-only numpy view of a result tensor (a copy for dtypes numpy's
     DLPack import does not know, such as bfloat16)."""
     try:
-        array = np.from_dlpack(tensor)
+        array = np.from_dlpack(tensor).view(Result)
     except (BufferError, TypeError, RuntimeError):
-        array = tensor.numpy()
-    array.flags.writeable = False
-    return array.view(Result)
+        array = tensor.numpy().view(Result)
+    array.setflags(write=False)  # half the cost of `flags.writeable = False`
+    return array
+
+
+def _as_numpy_all(tensors) -> list:
+    """`_as_numpy` of each, in one comprehension while every dtype is one
+    numpy imports (a training step's 83 results: 86 -> ~30 us)."""
+    try:
+        arrays = [np.from_dlpack(t).view(Result) for t in tensors]
+    except (BufferError, TypeError, RuntimeError):
+        return [_as_numpy(t) for t in tensors]
+    for array in arrays:
+        array.setflags(write=False)
+    return arrays
 
 
 # TVM's compiled code assumes its buffers are this aligned.
