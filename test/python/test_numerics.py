@@ -324,6 +324,17 @@ def test_special_functions(dtype, rtol):
     assert_matches_jax(f, x, positive, p, rtol=rtol, atol=rtol)
 
 
+def test_bessel_i1e_at_the_ends_of_float64():
+    # exp(-|x|) I1(x) ~ sign(x) / sqrt(2 pi |x|): 2 pi |x| overflows past
+    # 2.8e307 (the result was -0.0 for -max); tiny x give x / 2.
+    from jax.scipy import special
+
+    x = np.array([-np.finfo(np.float64).max, 5e307, 1e300, 1e-300, -3e-200, 26.0, -24.0], np.float64)
+    want = np.array([-1 / np.sqrt(2 * np.pi) / np.sqrt(np.finfo(np.float64).max), 0, 0, 5e-301, -1.5e-200, 0, 0])
+    got = assert_matches_jax(special.i1e, x, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(got[[0, 3, 4]], want[[0, 3, 4]], rtol=1e-13)
+
+
 def test_lgamma_and_digamma_below_one_half():
     from jax.scipy import special
 

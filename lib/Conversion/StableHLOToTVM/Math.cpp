@@ -631,8 +631,9 @@ Value emitBesselI1e(MathBuilder &m, Value x) {
     Value coefficient = m.constant(coefficients[k]);
     poly = m.binary<tvm::AddOp>(scaled, coefficient);
   }
-  Value twoPiY = m.binary<tvm::MultiplyOp>(y, m.constant(2 * M_PI));
-  Value norm = m.unary<tvm::RsqrtOp>(twoPiY);
+  // 1/sqrt(2 pi) / sqrt(y): 2 pi y overflows for y past 2.8e307.
+  Value norm = m.binary<tvm::MultiplyOp>(m.unary<tvm::RsqrtOp>(y),
+                                         m.constant(1 / std::sqrt(2 * M_PI)));
   Value asymptotic = m.binary<tvm::MultiplyOp>(norm, poly);
   Value large = m.compare<tvm::GreaterOp>(y, m.constant(25));
   Value magnitude = m.select(large, asymptotic, small);
