@@ -250,14 +250,31 @@ def reads_each_once(sch: s_tir.Schedule, block) -> bool:
 
 def vectorizable(block) -> bool:
     # Vector code over loaded booleans mixes i8 (memory) and i1 (compares)
-    # operands in one LLVM instruction, which LLVM's verifier rejects.
-    if any(str(r.source.dtype) == "bool" for r in block.reads):
+    # operands in one LLVM instruction, which LLVM's verifier rejects; a
+    # boolean the innermost axis does not index stays a scalar there (a
+    # per-column mask of a ReLU or max-pool gradient: 430K elements went one
+    # at a time).
+    if any(str(r.source.dtype) == "bool" and _indexed_by_innermost(block, r) for r in block.reads):
         return False
     if _broadcasts_bfloat16(block):
         return False
     # TVM's Python API has no TIR visitor; the printed block names every call.
     text = block.script()
     return not any(name in text for name in _SCALAR_ONLY)
+
+
+def _indexed_by_innermost(block, region) -> bool:
+    """Whether the innermost iteration variable of `block` (the one
+    vectorized) appears in the indices of the buffer region `region` (or
+    the block has no iteration variables to tell)."""
+    if not block.iter_vars:
+        return True
+    from tvm.tirx.analysis import undefined_vars
+
+    innermost = block.iter_vars[-1].var
+    return any(
+        innermost.same_as(v) for r in region.region for v in undefined_vars(r.min, []) + undefined_vars(r.extent, [])
+    )
 
 
 def _broadcasts_bfloat16(block) -> bool:
