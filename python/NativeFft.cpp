@@ -342,8 +342,12 @@ void run(FftType type, int64_t rank, const std::vector<ffi::TensorView> &in,
          const std::vector<ffi::TensorView> &out) {
   std::vector<int64_t> inShape = shapeOf(in[0]), outShape = shapeOf(out[0]);
   int64_t dims = static_cast<int64_t>(inShape.size()), first = dims - rank;
-  if (product(inShape, 0, dims) == 0 || product(outShape, 0, dims) == 0)
+  if (product(inShape, 0, dims) == 0 || product(outShape, 0, dims) == 0) {
+    // No input points: every output is an empty sum.
+    for (const ffi::TensorView &t : out)
+      std::fill_n(data<T>(t), product(outShape, 0, dims), T(0));
     return;
+  }
   switch (type) {
   case kFft:
   case kIfft: {

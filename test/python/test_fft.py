@@ -163,3 +163,7 @@ def test_library_rejects_malformed_calls():
         fft(tensor((4, 8)), tensor((4, 8)), 0, 3, tensor((4, 8)), tensor((4, 8)))
     with pytest.raises(Exception, match="expects"):
         fft(tensor((4, 8)), 7, 1, tensor((4, 8)))
+    # No input points: the bins are empty sums, written as zeros.
+    bins = [tvm.runtime.tensor(np.full((3, 1), 7.0, np.float32)) for _ in range(2)]
+    fft(tensor((3, 0)), 2, 1, *bins)
+    assert all(not b.numpy().any() for b in bins)
