@@ -13,6 +13,8 @@
 
 #include "FftKernels.h"
 
+#include "stablehlo-tvm/Support/WideFourier.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -22,17 +24,6 @@
 
 namespace mlir::stablehlo_tvm::python::fft {
 namespace {
-
-using Wide = std::complex<long double>;
-
-/// e^(sign 2 pi i num / den), the angle reduced exactly before rounding.
-Wide cis(int sign, int64_t num, int64_t den) {
-  constexpr long double twoPi = 6.283185307179586476925286766559005768L;
-  int64_t reduced = num % den;
-  long double angle = twoPi * static_cast<long double>(reduced) /
-                      static_cast<long double>(den);
-  return {std::cos(angle), sign * std::sin(angle)};
-}
 
 /// The radices of n in step order: 4s first, then 2, 3 and odd primes; empty
 /// when a prime factor exceeds kLargestRadix.
@@ -338,30 +329,6 @@ FFT_CLONES void transpose(const double *from, int64_t fromStride, int64_t rows,
   transposeOf(from, fromStride, rows, count, to, toStride, scale);
 }
 
-/// A long-double radix-2 transform of a power-of-two length, for Bluestein's
-/// kernel (computed once a plan).
-void wideTransform(std::vector<Wide> &x, int sign) {
-  size_t n = x.size();
-  for (size_t i = 1, j = 0; i < n; ++i) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j ^= bit;
-    if (i < j)
-      std::swap(x[i], x[j]);
-  }
-  std::vector<Wide> roots(n / 2);
-  for (size_t k = 0; k < n / 2; ++k)
-    roots[k] = cis(sign, static_cast<int64_t>(k), static_cast<int64_t>(n));
-  for (size_t len = 2; len <= n; len <<= 1)
-    for (size_t start = 0; start < n; start += len)
-      for (size_t k = 0; k < len / 2; ++k) {
-        Wide u = x[start + k], v = x[start + k + len / 2] * roots[k * (n / len)];
-        x[start + k] = u + v;
-        x[start + k + len / 2] = u - v;
-      }
-}
-
 template <typename T> std::unique_ptr<Plan<T>> makePlan(int64_t n, int sign) {
   auto plan = std::make_unique<Plan<T>>();
   plan->n = n;
@@ -383,7 +350,7 @@ template <typename T> std::unique_ptr<Plan<T>> makePlan(int64_t n, int sign) {
       if (t > 0)
         kernel[size - t] = std::conj(b);
     }
-    wideTransform(kernel, -1);
+    wideRadix2(kernel, -1);
     for (Wide k : kernel) {
       plan->kernelRe.push_back(static_cast<T>(k.real() / size));
       plan->kernelIm.push_back(static_cast<T>(k.imag() / size));

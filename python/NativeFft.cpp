@@ -229,6 +229,26 @@ struct Pairing {
         second(std::min(rows - first - pairs, pairs)) {}
 };
 
+/// Runs body(block, pairing, lanes, spectra) over the blocks of a real
+/// transform of `rows` lines of n points along the last axis (two rows a
+/// lane, see Pairing), shared among threads; `spectra` are four arrays of
+/// n/2 + 1 bins x lanes beside the block: the two rows' parts.
+template <typename T, typename F>
+void forRowPairs(const Plan<T> &plan, int64_t rows, int64_t n, F &&body) {
+  int64_t bins = n / 2 + 1;
+  int64_t lanes = std::min(kLanes<T>, (rows + 1) / 2);
+  int64_t blocks = (rows + 2 * lanes - 1) / (2 * lanes);
+  forBlocks(blocks, rows * n, [&](int64_t begin, int64_t end) {
+    Block<T> block(plan, lanes, 4 * bins * lanes);
+    T *spectra[4];
+    for (int k = 0; k < 4; ++k)
+      spectra[k] = block.extra + k * bins * lanes;
+    int64_t last = std::min(end * 2 * lanes, rows);
+    for (int64_t first = begin * 2 * lanes; first < last; first += 2 * lanes)
+      body(block, Pairing(first, rows, lanes), lanes, spectra);
+  });
+}
+
 /// RFFT along the last axis: `rows` real lines of n points into rows of
 /// n/2 + 1 bins. With Z the transform of a lane, rows a (its real part)
 /// and b (its imaginary part) have X_a[k] = (Z[k] + conj Z[n-k]) / 2 and
@@ -237,40 +257,33 @@ template <typename T>
 void realForward(int64_t rows, int64_t n, const T *x, T *dr, T *di) {
   const Plan<T> &plan = Plan<T>::get(n, -1);
   int64_t bins = n / 2 + 1;
-  int64_t lanes = std::min(kLanes<T>, (rows + 1) / 2);
   const T half = static_cast<T>(0.5);
-  int64_t blocks = (rows + 2 * lanes - 1) / (2 * lanes);
-  forBlocks(blocks, rows * n, [&](int64_t begin, int64_t end) {
-    Block<T> block(plan, lanes, 4 * bins * lanes);
+  forRowPairs(plan, rows, n, [&](Block<T> &block, const Pairing &p,
+                                 int64_t lanes, T *const *spectra) {
     T *re = block.re, *im = block.im;
-    T *ar = block.extra, *ai = ar + bins * lanes, *br = ai + bins * lanes,
-      *bi = br + bins * lanes;
-    int64_t last = std::min(end * 2 * lanes, rows);
-    for (int64_t first = begin * 2 * lanes; first < last; first += 2 * lanes) {
-      Pairing p(first, rows, lanes);
-      std::fill_n(im, n * lanes, T(0));
-      fft::linesToBlock(x + first * n, n, p.pairs, n, re, lanes);
-      if (p.second)
-        fft::linesToBlock(x + (first + p.pairs) * n, n, p.second, n, im, lanes);
-      fft::transform(plan, lanes, re, im, block.work);
-      for (int64_t k = 0; k < bins; ++k) {
-        const T *zr = re + k * lanes, *zi = im + k * lanes;
-        const T *cr = re + ((n - k) % n) * lanes, *ci = im + ((n - k) % n) * lanes;
-        for (int64_t v = 0; v < lanes; ++v) {
-          ar[k * lanes + v] = half * (zr[v] + cr[v]);
-          ai[k * lanes + v] = half * (zi[v] - ci[v]);
-          br[k * lanes + v] = half * (zi[v] + ci[v]);
-          bi[k * lanes + v] = half * (cr[v] - zr[v]);
-        }
+    T *ar = spectra[0], *ai = spectra[1], *br = spectra[2], *bi = spectra[3];
+    std::fill_n(im, n * lanes, T(0));
+    fft::linesToBlock(x + p.first * n, n, p.pairs, n, re, lanes);
+    if (p.second)
+      fft::linesToBlock(x + (p.first + p.pairs) * n, n, p.second, n, im, lanes);
+    fft::transform(plan, lanes, re, im, block.work);
+    for (int64_t k = 0; k < bins; ++k) {
+      const T *zr = re + k * lanes, *zi = im + k * lanes;
+      const T *cr = re + ((n - k) % n) * lanes, *ci = im + ((n - k) % n) * lanes;
+      for (int64_t v = 0; v < lanes; ++v) {
+        ar[k * lanes + v] = half * (zr[v] + cr[v]);
+        ai[k * lanes + v] = half * (zi[v] - ci[v]);
+        br[k * lanes + v] = half * (zi[v] + ci[v]);
+        bi[k * lanes + v] = half * (cr[v] - zr[v]);
       }
-      fft::blockToLines(ar, lanes, p.pairs, bins, dr + first * bins, bins, T(1));
-      fft::blockToLines(ai, lanes, p.pairs, bins, di + first * bins, bins, T(1));
-      if (!p.second)
-        continue;
-      int64_t b = (first + p.pairs) * bins;
-      fft::blockToLines(br, lanes, p.second, bins, dr + b, bins, T(1));
-      fft::blockToLines(bi, lanes, p.second, bins, di + b, bins, T(1));
     }
+    fft::blockToLines(ar, lanes, p.pairs, bins, dr + p.first * bins, bins, T(1));
+    fft::blockToLines(ai, lanes, p.pairs, bins, di + p.first * bins, bins, T(1));
+    if (!p.second)
+      return;
+    int64_t b = (p.first + p.pairs) * bins;
+    fft::blockToLines(br, lanes, p.second, bins, dr + b, bins, T(1));
+    fft::blockToLines(bi, lanes, p.second, bins, di + b, bins, T(1));
   });
 }
 
@@ -284,40 +297,33 @@ void realInverse(int64_t rows, int64_t n, const T *sr, const T *si, T *x,
                  T scale) {
   const Plan<T> &plan = Plan<T>::get(n, 1);
   int64_t bins = n / 2 + 1;
-  int64_t lanes = std::min(kLanes<T>, (rows + 1) / 2);
-  int64_t blocks = (rows + 2 * lanes - 1) / (2 * lanes);
-  forBlocks(blocks, rows * n, [&](int64_t begin, int64_t end) {
-    Block<T> block(plan, lanes, 4 * bins * lanes);
+  forRowPairs(plan, rows, n, [&](Block<T> &block, const Pairing &p,
+                                 int64_t lanes, T *const *spectra) {
     T *re = block.re, *im = block.im;
-    T *ar = block.extra, *ai = ar + bins * lanes, *br = ai + bins * lanes,
-      *bi = br + bins * lanes;
-    int64_t last = std::min(end * 2 * lanes, rows);
-    for (int64_t first = begin * 2 * lanes; first < last; first += 2 * lanes) {
-      Pairing p(first, rows, lanes);
-      std::fill_n(br, 2 * bins * lanes, T(0));
-      fft::linesToBlock(sr + first * bins, bins, p.pairs, bins, ar, lanes);
-      fft::linesToBlock(si + first * bins, bins, p.pairs, bins, ai, lanes);
-      if (p.second) {
-        int64_t b = (first + p.pairs) * bins;
-        fft::linesToBlock(sr + b, bins, p.second, bins, br, lanes);
-        fft::linesToBlock(si + b, bins, p.second, bins, bi, lanes);
-      }
-      for (int64_t k = 0; k < n; ++k) {
-        bool mirrored = k >= bins, selfConjugate = k == 0 || 2 * k == n;
-        int64_t at = (mirrored ? n - k : k) * lanes;
-        T sign = selfConjugate ? T(0) : mirrored ? T(-1) : T(1);
-        for (int64_t v = 0; v < lanes; ++v) {
-          // Z = X_a + i X_b.
-          re[k * lanes + v] = ar[at + v] - sign * bi[at + v];
-          im[k * lanes + v] = sign * ai[at + v] + br[at + v];
-        }
-      }
-      fft::transform(plan, lanes, re, im, block.work);
-      fft::blockToLines(re, lanes, p.pairs, n, x + first * n, n, scale);
-      if (p.second)
-        fft::blockToLines(im, lanes, p.second, n, x + (first + p.pairs) * n, n,
-                          scale);
+    T *ar = spectra[0], *ai = spectra[1], *br = spectra[2], *bi = spectra[3];
+    std::fill_n(br, 2 * bins * lanes, T(0));
+    fft::linesToBlock(sr + p.first * bins, bins, p.pairs, bins, ar, lanes);
+    fft::linesToBlock(si + p.first * bins, bins, p.pairs, bins, ai, lanes);
+    if (p.second) {
+      int64_t b = (p.first + p.pairs) * bins;
+      fft::linesToBlock(sr + b, bins, p.second, bins, br, lanes);
+      fft::linesToBlock(si + b, bins, p.second, bins, bi, lanes);
     }
+    for (int64_t k = 0; k < n; ++k) {
+      bool mirrored = k >= bins, selfConjugate = k == 0 || 2 * k == n;
+      int64_t at = (mirrored ? n - k : k) * lanes;
+      T sign = selfConjugate ? T(0) : mirrored ? T(-1) : T(1);
+      for (int64_t v = 0; v < lanes; ++v) {
+        // Z = X_a + i X_b.
+        re[k * lanes + v] = ar[at + v] - sign * bi[at + v];
+        im[k * lanes + v] = sign * ai[at + v] + br[at + v];
+      }
+    }
+    fft::transform(plan, lanes, re, im, block.work);
+    fft::blockToLines(re, lanes, p.pairs, n, x + p.first * n, n, scale);
+    if (p.second)
+      fft::blockToLines(im, lanes, p.second, n, x + (p.first + p.pairs) * n,
+                        n, scale);
   });
 }
 

@@ -17,6 +17,7 @@
 
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Support/LibraryFft.h"
+#include "stablehlo-tvm/Support/WideFourier.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -31,7 +32,6 @@ namespace mlir::stablehlo_tvm {
 
 namespace {
 
-using Wide = std::complex<long double>;
 
 /// Lengths up to this are one product with the DFT matrix: below it the
 /// extra passes of the four-step cost more than they save.
@@ -44,15 +44,6 @@ constexpr int64_t kDirectLeadingLength = 256;
 /// ones go through Bluestein's convolution.
 constexpr int64_t kDirectPrimeLength = 1024;
 
-/// e^(sign 2 pi i num / den), the angle reduced exactly before rounding.
-Wide cis(int sign, int64_t num, int64_t den) {
-  constexpr long double twoPi = 6.283185307179586476925286766559005768L;
-  int64_t reduced = num % den;
-  long double angle = twoPi * static_cast<long double>(reduced) /
-                      static_cast<long double>(den);
-  return {std::cos(angle), sign * std::sin(angle)};
-}
-
 /// The largest divisor of n that is at most sqrt(n) (1 when n is prime).
 int64_t balancedFactor(int64_t n) {
   int64_t best = 1;
@@ -60,27 +51,6 @@ int64_t balancedFactor(int64_t n) {
     if (n % d == 0)
       best = d;
   return best;
-}
-
-/// In-place radix-2 DFT of a power-of-two length (for Bluestein's constant).
-void radix2(std::vector<Wide> &x, int sign) {
-  size_t n = x.size();
-  for (size_t i = 1, j = 0; i < n; ++i) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j ^= bit;
-    if (i < j)
-      std::swap(x[i], x[j]);
-  }
-  for (size_t len = 2; len <= n; len <<= 1)
-    for (size_t start = 0; start < n; start += len)
-      for (size_t k = 0; k < len / 2; ++k) {
-        Wide w = cis(sign, static_cast<int64_t>(k), static_cast<int64_t>(len));
-        Wide u = x[start + k], v = x[start + k + len / 2] * w;
-        x[start + k] = u + v;
-        x[start + k + len / 2] = u - v;
-      }
 }
 
 /// Builds the transforms of one fft op, whose parts are `part` (f32/f64).
@@ -287,7 +257,7 @@ struct FourierBuilder {
       if (j > 0)
         kernel[m - j] = kernel[j];
     }
-    radix2(kernel, -1);
+    wideRadix2(kernel, -1);
     long double factor = scale / static_cast<long double>(m);
     Value spectrum = scaleTrailing(
         dftLast(a, -1, 1.0L),
