@@ -30,3 +30,13 @@ def module_bound_values(mod: tvm.IRModule):
     for func in mod.functions.values():
         if isinstance(func, relax.Function):
             yield from bound_values(func.body)
+
+
+def rewrite_functions(rewriter, mod: tvm.IRModule, which=None) -> tvm.IRModule:
+    """`mod` with the Relax functions `which(gvar)` accepts (all, without
+    it) visited by `rewriter` (a PyExprMutator made over `mod`), and what its
+    builder added."""
+    for gvar, func in mod.functions_items():
+        if isinstance(func, relax.Function) and (which is None or which(gvar)):
+            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
+    return rewriter.builder_.finalize()

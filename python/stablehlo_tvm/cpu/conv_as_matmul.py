@@ -32,6 +32,8 @@ import tvm
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
+from .bindings import rewrite_functions
+
 
 def _ints(values) -> list[int]:
     return [int(v) for v in values]
@@ -261,8 +263,4 @@ def _is_op(expr, name: str) -> bool:
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ConvAsMatmul")
 def ConvAsMatmul(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
-    rewriter = _Rewriter(mod)
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function):
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+    return rewrite_functions(_Rewriter(mod), mod)

@@ -38,7 +38,7 @@ import tvm
 from tvm import relax, tirx
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .bindings import bound_values
+from .bindings import bound_values, rewrite_functions
 from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
 from .tir_walk import executed_stores
 
@@ -133,10 +133,7 @@ def _calling_kernels(mod: tvm.IRModule, converted: dict) -> tvm.IRModule:
         loop: (rewriter.builder_.add_func(kernel, f"{loop.name_hint}_kernel"), constants, [p.ty for p in mod[loop].params], scratch)
         for loop, (kernel, constants, scratch) in converted.items()
     }
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function) and gvar not in converted:
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+    return rewrite_functions(rewriter, mod, lambda gvar: gvar not in converted)
 
 
 @mutator

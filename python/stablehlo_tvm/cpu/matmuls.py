@@ -9,6 +9,8 @@ import tvm
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
+from .bindings import rewrite_functions
+
 
 def static_shape(expr) -> list[int] | None:
     """`expr`'s shape as integers; None unless a tensor of static shape."""
@@ -40,8 +42,5 @@ def rewrite_matmuls(mod: tvm.IRModule, rewrite: Callable, functions: set[str] | 
     """`mod` with each matmul of its Relax functions (those named in
     `functions`, else all) replaced by `rewrite(mutator, call)` unless that
     is None. The mutator's builder_ emits and adds functions."""
-    rewriter = _MatmulRewriter(mod, rewrite)
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function) and (functions is None or gvar.name_hint in functions):
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+    which = None if functions is None else (lambda gvar: gvar.name_hint in functions)
+    return rewrite_functions(_MatmulRewriter(mod, rewrite), mod, which)

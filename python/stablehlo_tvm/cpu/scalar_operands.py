@@ -25,6 +25,8 @@ import tvm_ffi
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
+from .bindings import rewrite_functions
+
 # Operators that only compare or choose: any constant is safe as a scalar.
 _CHOOSING = {
     f"relax.{name}" for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where")
@@ -119,8 +121,4 @@ def _has_shape(expr, shape) -> bool:
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ScalarOperands")
 def ScalarOperands(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
-    rewriter = _Rewriter(mod)
-    for gvar, func in mod.functions_items():
-        if isinstance(func, relax.Function):
-            rewriter.builder_.update_func(gvar, rewriter.visit_expr(func))
-    return rewriter.builder_.finalize()
+    return rewrite_functions(_Rewriter(mod), mod)
