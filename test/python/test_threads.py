@@ -58,8 +58,11 @@ def _loop(x):
         (_layernorm, [((32, 512), "float32")]),
         (_complex, [((8, 16), "complex64")]),
         (_loop, [((16, 16), "float32")]),
+        # The runtime's Fourier transform: its plan cache, per-thread blocks
+        # and (past 65,536 points) TVM's thread pool, from every thread.
+        (jnp.fft.rfft2, [((300, 256), "float32")]),
     ],
-    ids=["mlp", "layernorm", "complex", "loop"],
+    ids=["mlp", "layernorm", "complex", "loop", "fft"],
 )
 def test_one_compiled_module_called_from_many_threads(fn, shapes):
     args = random_args([(s, "float32" if d == "complex64" else d) for s, d in shapes])
