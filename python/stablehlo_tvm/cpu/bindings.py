@@ -32,6 +32,21 @@ def module_bound_values(mod: tvm.IRModule):
             yield from bound_values(func.body)
 
 
+def is_op(expr, name: str) -> bool:
+    """Whether `expr` calls the Relax operator `name` ("relax.add")."""
+    return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name
+
+
+def bound_to(mutator, expr):
+    """The value a variable of the function `mutator` visits is bound to,
+    else `expr` itself."""
+    if isinstance(expr, relax.Var):
+        bound = mutator.lookup_binding(expr)
+        if bound is not None:
+            return bound
+    return expr
+
+
 def rewrite_functions(rewriter, mod: tvm.IRModule, which=None) -> tvm.IRModule:
     """`mod` with the Relax functions `which(gvar)` accepts (all, without
     it) visited by `rewriter` (a PyExprMutator made over `mod`), and what its

@@ -32,6 +32,7 @@ import os
 import tvm
 from tvm import relax
 
+from .bindings import bound_to, is_op
 from .matmuls import rewrite_matmuls, static_shape
 
 # Smaller products are tens of microseconds of work or less: they stay in
@@ -80,13 +81,8 @@ def _flag(value: bool):
 def _operand(rewriter, expr):
     """(tensor, transposed): `expr`, or what it transposes when it swaps the
     last two axes of a tensor."""
-    bound = rewriter.lookup_binding(expr) if isinstance(expr, relax.Var) else None
-    if (
-        isinstance(bound, relax.Call)
-        and isinstance(bound.op, tvm.ir.Op)
-        and bound.op.name == "relax.permute_dims"
-        and bound.attrs.axes is not None
-    ):
+    bound = bound_to(rewriter, expr)
+    if is_op(bound, "relax.permute_dims") and bound.attrs.axes is not None:
         axes = [int(a) for a in bound.attrs.axes]
         rank = len(axes)
         if rank >= 2 and axes == [*range(rank - 2), rank - 1, rank - 2]:

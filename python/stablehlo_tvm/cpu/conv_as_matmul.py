@@ -32,7 +32,7 @@ import tvm
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .bindings import rewrite_functions
+from .bindings import bound_to, is_op, rewrite_functions
 
 
 def _ints(values) -> list[int]:
@@ -104,7 +104,7 @@ class _Rewriter(PyExprMutator):
         convolution is (an op whose consumers fuse, not its producers)."""
         bb = self.builder_
         patches = bb.emit_te(gather, x, *args, primfunc_name_hint="im2col")
-        gv = self._bound(patches).args[0]
+        gv = bound_to(self, patches).args[0]
         bb.update_func(gv, bb.get()[gv].with_attr("op_pattern", _OUT_ELEMWISE_FUSABLE))
         return patches
 
@@ -113,8 +113,8 @@ class _Rewriter(PyExprMutator):
         constant pad of `source` along `spatial_axes` only (the gather then
         reads the padding as a bounds test, with no padded copy); else
         (x, None)."""
-        value = self._bound(x)
-        if not _is_op(value, "relax.nn.pad") or str(value.attrs.pad_mode) != "constant":
+        value = bound_to(self, x)
+        if not is_op(value, "relax.nn.pad") or str(value.attrs.pad_mode) != "constant":
             return x, None
         widths = _ints(value.attrs.pad_width)
         rank = len(widths) // 2
@@ -123,20 +123,12 @@ class _Rewriter(PyExprMutator):
         rows, cols = 2 * spatial_axes[0], 2 * spatial_axes[1]
         return value.args[0], (tuple(widths[rows : rows + 2] + widths[cols : cols + 2]), float(value.attrs.pad_value))
 
-    def _bound(self, expr):
-        """The call a dataflow variable is bound to, else `expr`."""
-        if isinstance(expr, relax.Var):
-            bound = self.lookup_binding(expr)
-            if bound is not None:
-                return bound
-        return expr
-
     def _nhwc_source(self, x):
         """(t, pad) when `x` is permute_dims(t, [0, 3, 1, 2]) of an NHWC
         tensor t, possibly padded after (pad as `_unpadded` gives it)."""
         source, pad = self._unpadded(x, spatial_axes=(2, 3))
-        value = self._bound(source)
-        if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [0, 3, 1, 2]:
+        value = bound_to(self, source)
+        if is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [0, 3, 1, 2]:
             return value.args[0], pad
         return None
 
@@ -147,11 +139,11 @@ class _Rewriter(PyExprMutator):
         channels, and `w` permute_dims(d, [3, 0, 1, 2]) of the NHWC output
         gradient d."""
         source, pad = self._unpadded(x, spatial_axes=(2, 3))
-        value, kernel = self._bound(source), self._bound(w)
+        value, kernel = bound_to(self, source), bound_to(self, w)
         if (
-            _is_op(value, "relax.permute_dims")
+            is_op(value, "relax.permute_dims")
             and _ints(value.attrs.axes) == [3, 0, 1, 2]
-            and _is_op(kernel, "relax.permute_dims")
+            and is_op(kernel, "relax.permute_dims")
             and _ints(kernel.attrs.axes) == [3, 0, 1, 2]
         ):
             return value.args[0], pad, kernel.args[0]
@@ -178,8 +170,8 @@ class _Rewriter(PyExprMutator):
 
     def _hwio(self, w):
         """OIHW weights as HWIO: the tensor the import transposed, if so."""
-        value = self._bound(w)
-        if _is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [3, 2, 0, 1]:
+        value = bound_to(self, w)
+        if is_op(value, "relax.permute_dims") and _ints(value.attrs.axes) == [3, 2, 0, 1]:
             return value.args[0]
         return self.builder_.emit(relax.op.permute_dims(w, [2, 3, 1, 0]))
 
@@ -255,10 +247,6 @@ def _nhwc_patches(x, kernel, strides, dilation, out_hw, pad=None):
         return _read(x, [b, p // ow * sh + i * dh, p % ow * sw + j * dw, channel], 1, pad)
 
     return te.compute((n, oh * ow, kh * kw * c), element, name="patches")
-
-
-def _is_op(expr, name: str) -> bool:
-    return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ConvAsMatmul")

@@ -25,7 +25,7 @@ import tvm_ffi
 from tvm import relax
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .bindings import rewrite_functions
+from .bindings import bound_to, is_op, rewrite_functions
 
 # Operators that only compare or choose: any constant is safe as a scalar.
 _CHOOSING = {
@@ -65,10 +65,6 @@ _BROADCASTING = {
 }
 
 
-def _is_op(expr, name: str) -> bool:
-    return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name
-
-
 @mutator
 class _Rewriter(PyExprMutator):
     def visit_call_(self, call):
@@ -93,25 +89,18 @@ class _Rewriter(PyExprMutator):
     def _broadcast_scalar(self, arg, zero_allowed: bool):
         """The one-element float constant `arg` broadcasts, as a rank-0
         constant (not a zero, unless `zero_allowed`)."""
-        value = self._bound(arg)
-        if not _is_op(value, "relax.broadcast_to"):
+        value = bound_to(self, arg)
+        if not is_op(value, "relax.broadcast_to"):
             return None
-        source = self._bound(value.args[0])
-        if _is_op(source, "relax.reshape"):
-            source = self._bound(source.args[0])
+        source = bound_to(self, value.args[0])
+        if is_op(source, "relax.reshape"):
+            source = bound_to(self, source.args[0])
         if not isinstance(source, tvm.ir.expr.GenericConst):
             return None
         data = source.value.numpy()
         if data.size != 1 or data.dtype.kind != "f" or (data.item() == 0 and not zero_allowed):
             return None
         return relax.const(np.asarray(data).reshape(()), str(data.dtype))
-
-    def _bound(self, expr):
-        if isinstance(expr, relax.Var):
-            bound = self.lookup_binding(expr)
-            if bound is not None:
-                return bound
-        return expr
 
 
 def _has_shape(expr, shape) -> bool:
