@@ -31,11 +31,13 @@ namespace {
 // The import, pass by pass: one definition for the tool and the module.
 // What comes before shape refinement: the forms it reads (one function per
 // entry, no composites, no quantized, small-float or sub-byte types).
+// Simplification runs again after inlining: JAX's private helpers hide
+// what it normalizes (a select of one value behind @_where, then x - x).
 #define STABLEHLO_TVM_PREPARE_PASSES                                           \
   "stablehlo-drop-sharding,stablehlo-lower-quantized,"                          \
   "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
-  "stablehlo-expose-effects"
+  "stablehlo-simplify,stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"

@@ -345,6 +345,22 @@ struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
   }
 };
 
+/// select(c, x, x) is x. TVM's simplifier makes the same fold, but only
+/// after this pass, so an x - x it then exposes (select(c, x, x) - x in a
+/// map body) became 0 where x is infinite: folded here first, the
+/// subtraction is SelfSubtraction's.
+struct SelectOfOneValue : OpRewritePattern<stablehlo::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::SelectOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getOnTrue() != op.getOnFalse() ||
+        op.getOnTrue().getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, op.getOnTrue());
+    return success();
+  }
+};
+
 /// A map whose body is elementwise ops (and scalar constants) as those ops
 /// on the whole tensors: every op any conversion handles works in a body
 /// (the scalar kernel translator lacks CHLO's math, for one), complex
@@ -412,7 +428,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
-                 ElementwiseMapAsOps, SelfSubtraction>(
+                 ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction>(
         &getContext());
     if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();

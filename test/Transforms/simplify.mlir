@@ -201,3 +201,19 @@ func.func @self_subtraction(%x: tensor<3xf32>, %y: tensor<3xf32>, %i: tensor<3xi
   %2 = stablehlo.subtract %i, %i : tensor<3xi32>
   return %0, %1, %2 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>
 }
+
+// -----
+
+// select(c, x, x) is x, so that the x - x behind it keeps its NaN for
+// infinite x (TVM's simplifier would fold both, the subtraction to 0).
+// CHECK-LABEL: func @select_of_one_value
+// CHECK-NOT: stablehlo.select
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<3xf16>
+// CHECK: %[[P:.*]] = stablehlo.multiply %arg1, %[[Z]]
+// CHECK: %[[S:.*]] = stablehlo.add %[[P]], %[[Z]]
+// CHECK: return %[[S]]
+func.func @select_of_one_value(%c: tensor<3xi1>, %x: tensor<3xf16>) -> tensor<3xf16> {
+  %0 = stablehlo.select %c, %x, %x : tensor<3xi1>, tensor<3xf16>
+  %1 = stablehlo.subtract %0, %x : tensor<3xf16>
+  return %1 : tensor<3xf16>
+}

@@ -324,6 +324,14 @@ def test_special_functions(dtype, rtol):
     assert_matches_jax(f, x, positive, p, rtol=rtol, atol=rtol)
 
 
+def test_a_choice_between_one_value_minus_it_keeps_nan():
+    # select(c, x, x) - x: TVM's simplifier folded the select and then
+    # x - x to 0, where infinite x gives NaN.
+    x = np.array([np.inf, -np.inf, np.nan, 2.5, -0.0], np.float32)
+    c = np.array([True, False, True, False, True])
+    assert_matches_jax(lambda c, x: jnp.where(c, x, x) - x, c, x)
+
+
 def test_bessel_i1e_at_the_ends_of_float64():
     # exp(-|x|) I1(x) ~ sign(x) / sqrt(2 pi |x|): 2 pi |x| overflows past
     # 2.8e307 (the result was -0.0 for -max); tiny x give x / 2.
