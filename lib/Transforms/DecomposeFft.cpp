@@ -440,19 +440,29 @@ struct FourierBuilder {
   }
 };
 
+/// The f32/f64 part type of a statically shaped `op`, else null.
+FloatType partTypeOf(stablehlo::FftOp op) {
+  auto operand = cast<RankedTensorType>(op.getOperand().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  if (!operand.hasStaticShape() || !result.hasStaticShape())
+    return nullptr;
+  Type element = operand.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return nullptr;
+  return cast<FloatType>(element);
+}
+
 /// The replacement of `op`, or null when its types are not ones this
 /// handles (then the op stays, for the legality check to report).
 Value decompose(stablehlo::FftOp op, OpBuilder &b) {
   auto operand = cast<RankedTensorType>(op.getOperand().getType());
   auto result = cast<RankedTensorType>(op.getType());
-  if (!operand.hasStaticShape() || !result.hasStaticShape())
+  FloatType part = partTypeOf(op);
+  if (!part)
     return Value();
-  Type element = operand.getElementType();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
-  if (!element.isF32() && !element.isF64())
-    return Value();
-  FourierBuilder f{b, op.getLoc(), cast<FloatType>(element)};
+  FourierBuilder f{b, op.getLoc(), part};
   if (operand.getNumElements() == 0 || result.getNumElements() == 0 ||
       llvm::is_contained(op.getFftLength(), 0)) {
     // No input points: every output is an empty sum.
@@ -495,15 +505,9 @@ Value decompose(stablehlo::FftOp op, OpBuilder &b) {
 /// Whether `op` goes to the library: f32/f64 parts, no empty axis, and at
 /// least `points` points a transform.
 bool forLibrary(stablehlo::FftOp op, int64_t points) {
-  auto operand = cast<RankedTensorType>(op.getOperand().getType());
-  auto result = cast<RankedTensorType>(op.getType());
-  if (points <= 0 || !operand.hasStaticShape() || !result.hasStaticShape() ||
-      operand.getNumElements() == 0 || result.getNumElements() == 0)
-    return false;
-  Type element = getElementTypeOrSelf(operand);
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
-  if (!element.isF32() && !element.isF64())
+  if (points <= 0 || !partTypeOf(op) ||
+      cast<RankedTensorType>(op.getOperand().getType()).getNumElements() == 0 ||
+      cast<RankedTensorType>(op.getType()).getNumElements() == 0)
     return false;
   int64_t count = 1;
   for (int64_t length : op.getFftLength())
