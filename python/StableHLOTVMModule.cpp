@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFft.h"
+#include "ShapeAssertion.h"
 #include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
 
@@ -708,6 +709,7 @@ NB_MODULE(_core, m) {
                                 /*override=*/true);
   // Kernels and the VM call it by name; it needs nothing from Python.
   stablehlo_tvm::python::registerNativeFft();
+  stablehlo_tvm::python::registerShapeAssertion();
 
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {

@@ -2,6 +2,7 @@
 
 #include "stablehlo-tvm/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -16,10 +17,16 @@ namespace mlir::stablehlo_tvm {
 
 namespace {
 
+bool isSizeType(Type type) { return type.isIndex() || type.isInteger(1); }
+
 bool isLegal(Operation *op) {
   Dialect *dialect = op->getDialect();
   if (isa<func::FuncOp, func::ReturnOp>(op))
     return true;
+  // Arithmetic on symbolic sizes (stablehlo-symbolize-shapes).
+  if (isa_and_nonnull<arith::ArithDialect>(dialect))
+    return llvm::all_of(op->getOperandTypes(), isSizeType) &&
+           llvm::all_of(op->getResultTypes(), isSizeType);
   return isa_and_nonnull<tvm::TVMDialect, BuiltinDialect>(dialect);
 }
 

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/Inliner.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "mlir/Transforms/InliningUtils.h"
 
 namespace mlir::stablehlo_tvm {
@@ -13,6 +14,22 @@ namespace mlir::stablehlo_tvm {
 #include "stablehlo-tvm/Transforms/Passes.h.inc"
 
 namespace {
+
+/// JAX passes its dimension variables to the exported function as
+/// arguments named by `jax.global_constant`; the get_dimension_size that
+/// computes one keeps the name, for the symbols of a dynamic build.
+void nameDimensionSizes(func::CallOp call, func::FuncOp callee) {
+  for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
+    auto name = callee.getArgAttrOfType<StringAttr>(i, "jax.global_constant");
+    // With 64-bit integers on, JAX converts the i32 size first.
+    Value value = operand;
+    while (auto convert = value.getDefiningOp<stablehlo::ConvertOp>())
+      value = convert.getOperand();
+    auto size = value.getDefiningOp<stablehlo::GetDimensionSizeOp>();
+    if (name && size && !size->hasAttr("jax.global_constant"))
+      size->setAttr("jax.global_constant", name);
+  }
+}
 
 struct InlinePrivateFunctionsPass
     : impl::InlinePrivateFunctionsBase<InlinePrivateFunctionsPass> {
@@ -56,6 +73,7 @@ struct InlinePrivateFunctionsPass
               << call.getCalleeAttr() << " cannot be inlined";
           return signalPassFailure();
         }
+        nameDimensionSizes(call, callee);
         if (failed(inlineCall(interface, config.getCloneCallback(), call,
                               callee, &callee.getBody()))) {
           call.emitError("cannot inline call to ") << call.getCalleeAttr();

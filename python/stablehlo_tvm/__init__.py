@@ -12,7 +12,7 @@
 """
 
 from .api import import_stablehlo, import_to_tvm_dialect, parse
-from .errors import CallError, EmitError, Error, InputError, MLIRError
+from .errors import CallError, EmitError, Error, InputError, MLIRError, ShapeAssertionError
 from .jit import Jitted, Lowered, jit
 from .runtime import Compiled, Result, Specializing, build
 
@@ -26,6 +26,7 @@ __all__ = [
     "Lowered",
     "MLIRError",
     "Result",
+    "ShapeAssertionError",
     "Specializing",
     "Tuning",
     "build",

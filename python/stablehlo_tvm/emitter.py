@@ -264,8 +264,78 @@ def _emit_take(emitter, bb, operands, attributes, op):
     return relax.op.take(x, indices, axis=attributes["axis"], mode="clip")
 
 
+def _with_sizes(shape: list, sizes: list) -> list:
+    """A shape attribute (-1 where dynamic) with its symbolic sizes in."""
+    if not sizes:
+        return shape  # at most one -1, which Relax infers
+    given = iter(sizes)
+    return [next(given) if d == -1 else d for d in shape]
+
+
+def _emit_reshape(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    x, *sizes = operands
+    return relax.op.reshape(x, _with_sizes(list(attributes["shape"]), sizes))
+
+
+def _emit_broadcast_to(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    x, *sizes = operands
+    return relax.op.broadcast_to(x, relax.ShapeExpr(_with_sizes(list(attributes["shape"]), sizes)))
+
+
+def _emit_dynamic_slice(emitter, bb, operands, attributes, op):
+    from tvm import relax, tirx
+
+    x, *rest = operands
+    shape = list(attributes["shape"])
+    starts, sizes = rest[: len(shape)], _with_sizes(shape, rest[len(shape) :])
+    dims = x.ty.shape
+    # Clamped into the operand, as StableHLO clamps a window's start.
+    begin = [tirx.min(tirx.max(s, 0), d - n) for s, d, n in zip(starts, dims, sizes)]
+    sliced = bb.emit(relax.op.strided_slice(x, list(range(len(shape))), begin, [b + n for b, n in zip(begin, sizes)]))
+    # Relax's shape rule for symbolic bounds is no simpler than the sizes.
+    return bb.match_cast(sliced, relax.TensorType(sizes, x.ty.dtype))
+
+
+def _emit_arange(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    start, end, step = attributes["start"], attributes["end"], attributes["step"]
+    if operands:  # a symbolic count of elements
+        end = start + operands[0] * step
+    return relax.op.arange(start, end, step, attributes["dtype"])
+
+
+def _emit_size_tensor(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    (size,) = operands
+    vector = bb.emit(relax.op.shape_to_tensor(relax.ShapeExpr([size])))
+    scalar = bb.emit(relax.op.reshape(vector, ()))
+    return relax.op.astype(scalar, op["results"][0][1][1])
+
+
+def _emit_shape_assertion(emitter, bb, operands, attributes, op):
+    import tvm
+    from tvm import relax
+
+    x, predicate, *args = operands
+    return relax.op.call_pure_packed(
+        "stablehlo_tvm.shape_assertion", x, predicate, tvm.ir.StringImm(attributes["message"]), *args, ty_args=[x.ty]
+    )
+
+
 # tvm ops whose Relax form is not relax.op.<name>(*operands, **attributes).
 _SPECIAL: dict[str, Callable[..., Any]] = {
+    "reshape": _emit_reshape,
+    "broadcast_to": _emit_broadcast_to,
+    "arange": _emit_arange,
+    "dynamic_slice": _emit_dynamic_slice,
+    "size_tensor": _emit_size_tensor,
+    "shape_assertion": _emit_shape_assertion,
     "constant": _emit_constant,
     "concat": _emit_concat,
     "kernel": _emit_kernel,
@@ -290,16 +360,59 @@ def _tensor_type(type_info: tuple, where: str):
     return relax.TensorType(list(shape), dtype)
 
 
+class _SymbolicDims:
+    """The shape variables of a function's dynamic argument dimensions:
+    one per name in `tvm.dim_symbols` (stablehlo-symbolize-shapes), shared
+    by the dimensions that name; a fresh one where it names none."""
+
+    def __init__(self, names):
+        self.names = names or []
+        self.variables: dict[str, Any] = {}
+
+    def tensor_type(self, position: int, type_info: tuple, where: str):
+        from tvm import relax, tirx
+
+        shape, dtype, text = type_info
+        if shape is None or -1 not in shape:
+            return _tensor_type(type_info, where)
+        names = list(self.names[position]) if position < len(self.names) else []
+        dims = []
+        for d, size in enumerate(shape):
+            if size != -1:
+                dims.append(size)
+                continue
+            name = str(names[d]) if d < len(names) else f"arg{position}_{d}"
+            if name not in self.variables:
+                self.variables[name] = tirx.Var(name, "int64")
+            dims.append(self.variables[name])
+        return relax.TensorType(dims, dtype)
+
+
 def _where(op: dict) -> str:
     """Where an op came from, for messages: its location and name."""
     return f"{op.get('location', '<unknown>')}: {op.get('name', '<no op>')}"
 
 
 def _check_type(value, type_info: tuple, where: str) -> None:
+    """A dynamic dimension (-1) matches any size, symbolic or not."""
+    from tvm import tirx
+
     shape, dtype, text = type_info
     ty = value.ty
-    got_shape = [int(d) for d in ty.shape] if getattr(ty, "shape", None) is not None else None
-    if ty.dtype != dtype or shape is None or got_shape != list(shape):
+    dims = list(ty.shape) if getattr(ty, "shape", None) is not None else None
+    got_shape = None if dims is None else [int(d) if isinstance(d, tirx.IntImm) else str(d) for d in dims]
+    if (
+        ty.dtype != dtype
+        or shape is None
+        or got_shape is None
+        or len(got_shape) != len(shape)
+        or any(e != -1 and g != e for g, e in zip(got_shape, shape))
+    ):
+        if got_shape is None and shape is not None and -1 in shape:
+            raise EmitError(
+                f"{where}: Relax could not infer the dynamic shape {text} (sizes it cannot prove equal); "
+                "build this program with shapes='specialize'"
+            )
         raise EmitError(f"{where}: Relax produced {got_shape} {ty.dtype}, the tvm dialect says {text}")
 
 
@@ -331,7 +444,7 @@ def _expected_type(type_info: tuple):
     none; cached by the text, which names the type."""
     shape, dtype, text = type_info
     ty = _EXPECTED_TYPES.get(text)
-    if ty is None and shape is not None and dtype is not None:
+    if ty is None and shape is not None and dtype is not None and -1 not in shape:
         from tvm import relax
 
         ty = _EXPECTED_TYPES[text] = relax.TensorType(list(shape), dtype)
@@ -342,6 +455,61 @@ def _convert_attribute(value: Any) -> Any:
     if _is_elements(value):
         return elements_to_numpy(value)
     return value
+
+
+def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
+    """The ops on symbolic sizes (`index`, and `i1` predicates) as TIR
+    expressions: tvm.dim reads the Relax type of its operand, arith ops
+    are the shape arithmetic stablehlo-symbolize-shapes made."""
+    from tvm import tirx
+
+    def constant(operands, attrs):
+        value = attrs["value"]
+        return tirx.const(bool(value), "bool") if isinstance(value, bool) else tirx.IntImm("int64", int(value))
+
+    def compare(operands, attrs):
+        a, b = operands
+        kind = attrs["predicate"].lstrip("su") if attrs["predicate"] not in ("eq", "ne") else attrs["predicate"]
+        return {"eq": tirx.EQ, "ne": tirx.NE, "lt": tirx.LT, "le": tirx.LE, "gt": tirx.GT, "ge": tirx.GE}[kind](a, b)
+
+    def binary(fn):
+        return lambda operands, attrs: fn(*operands)
+
+    def logical(int_fn, bool_fn):
+        return lambda operands, attrs: (bool_fn if operands[0].dtype == "bool" else int_fn)(*operands)
+
+    return {
+        "tvm.dim": lambda operands, attrs: operands[0].ty.shape[int(attrs["dim"])],
+        "arith.constant": constant,
+        "arith.addi": binary(lambda a, b: a + b),
+        "arith.subi": binary(lambda a, b: a - b),
+        "arith.muli": binary(lambda a, b: a * b),
+        "arith.divsi": binary(tirx.truncdiv),
+        "arith.divui": binary(tirx.truncdiv),
+        "arith.remsi": binary(tirx.truncmod),
+        "arith.remui": binary(tirx.truncmod),
+        "arith.maxsi": binary(tirx.max),
+        "arith.maxui": binary(tirx.max),
+        "arith.minsi": binary(tirx.min),
+        "arith.minui": binary(tirx.min),
+        "arith.andi": logical(tirx.bitwise_and, tirx.And),
+        "arith.ori": logical(tirx.bitwise_or, tirx.Or),
+        "arith.xori": logical(tirx.bitwise_xor, lambda a, b: tirx.NE(a, b)),
+        "arith.cmpi": compare,
+        "arith.select": binary(tirx.Select),
+    }
+
+
+class _LazySizeOps(dict):
+    """`_size_ops()`, made at first use (TVM is imported late)."""
+
+    def get(self, key, default=None):
+        if not self:
+            self.update(_size_ops())
+        return dict.get(self, key, default)
+
+
+_SIZE_OPS = _LazySizeOps()
 
 
 _COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
@@ -396,10 +564,15 @@ class _Emitter:
         try:
             for op in ops:
                 op_name: str = op["name"]
+                operands = [values[i] for i in op["operands"]]
+                size_op = _SIZE_OPS.get(op_name)
+                if size_op is not None:
+                    # A symbolic size: a TIR expression, nothing emitted.
+                    values[op["results"][0][0]] = size_op(operands, op["attributes"])
+                    continue
                 if not op_name.startswith("tvm."):
                     raise EmitError(f"{_where(op)}: not an op of the tvm dialect")
                 relax_name = op_name[len("tvm.") :]
-                operands = [values[i] for i in op["operands"]]
                 attributes = op["attributes"]
                 if attributes:
                     attributes = {k: _convert_attribute(v) for k, v in attributes.items()}
@@ -459,8 +632,9 @@ class _Emitter:
         name = function["name"]
         params = []
         values: dict[int, Any] = {}
+        symbols = _SymbolicDims(function["attributes"].get("tvm.dim_symbols"))
         for i, (value_id, type_info) in enumerate(function["arguments"]):
-            var = relax.Var(f"arg{i}", _tensor_type(type_info, f"@{name} argument {i}"))
+            var = relax.Var(f"arg{i}", symbols.tensor_type(i, type_info, f"@{name} argument {i}"))
             params.append(var)
             values[value_id] = var
 
@@ -484,6 +658,13 @@ class _Emitter:
         for key in _NARROW_SIGNATURE:
             if key in function["attributes"]:
                 attrs[key] = [str(t) for t in function["attributes"][key]]
+        # Equalities of symbolic dimensions with JAX's messages, which the
+        # caller checks before Relax's own check of the shapes on entry.
+        if "tvm.dim_checks" in function["attributes"]:
+            attrs["tvm.dim_checks"] = [
+                [[int(n) for pair in check["dims"] for n in pair], [int(n) for pair in check["args"] for n in pair], str(check["message"])]
+                for check in function["attributes"]["tvm.dim_checks"]
+            ]
         attrs["global_symbol"] = name
         self.functions[name] = self.add_function(name, params, body, attrs)
 

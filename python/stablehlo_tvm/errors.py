@@ -33,3 +33,8 @@ class InputError(Error, ValueError):
 class CallError(Error, TypeError):
     """A compiled function was called with arguments its signature does not
     take (their number, an element type, a shape, a non-numeric value)."""
+
+
+class ShapeAssertionError(Error, ValueError):
+    """A symbolic build was called with shapes its program's shape
+    assertions reject (JAX's message)."""

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .dtypes import numpy_dtype
-from .errors import CallError, Error, InputError
+from .errors import CallError, Error, InputError, ShapeAssertionError
 
 
 class Compiled:
@@ -193,7 +193,7 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "_given")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "_given", "dim_checks")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
@@ -224,6 +224,9 @@ class _Signature:
         # (stablehlo-expose-effects): dropped.
         self.effects = 0
         self.narrow: list = []
+        # (dims, args, message): argument dimensions a symbolic build takes
+        # as one size, checked before the call with JAX's message.
+        self.dim_checks: list = []
 
     @classmethod
     def of(cls, irmodule, name: str, device) -> "_Signature":
@@ -248,6 +251,10 @@ class _Signature:
             params.append((shape, numpy_dtype(str(ty.dtype))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
         signature.effects = int(attrs.get("tvm.effect_results", 0)) if attrs is not None else 0
+        if attrs is not None and not complex_args:
+            signature.dim_checks = [
+                ([int(n) for n in dims], [int(n) for n in args], str(message)) for dims, args, message in attrs.get("tvm.dim_checks", [])
+            ]
         signature.narrow = []
         for key in ("tvm.narrow_results", "tvm.small_float_results"):
             names = [str(t) for t in attrs.get(key, [])] if attrs is not None else []
@@ -264,6 +271,8 @@ class _Signature:
         n = len(self.params) - len(self.complex_args)
         if len(args) != n:
             raise CallError(f"@{name} takes {n} arguments, {len(args)} were given")
+        if self.dim_checks:
+            _check_dims(self.dim_checks, args)
         if not self.complex_args:
             return [self._tensor(name, i, i, a, self.params[i], cast, borrowed, reuse) for i, a in enumerate(args)] + self.bound
         tensors = []
@@ -400,6 +409,20 @@ class _Signature:
             self._given = {
                 id(out): (weakref.ref(out), tensor) for out, tensor, c in zip(outputs, results, copied) if not c
             }
+
+
+def _check_dims(checks: list, args) -> None:
+    """Raises JAX's message where argument dimensions a symbolic build
+    takes as one size differ."""
+
+    def size(arg: int, dim: int):
+        shape = np.shape(args[arg])
+        return shape[dim] if dim < len(shape) else None
+
+    for dims, format_args, message in checks:
+        if size(dims[0], dims[1]) != size(dims[2], dims[3]):
+            values = [size(format_args[i], format_args[i + 1]) for i in range(0, len(format_args), 2)]
+            raise ShapeAssertionError(message.format(*values))
 
 
 def _on_device(tensor, device):
@@ -632,6 +655,7 @@ def build(
     blas: bool | str = "loops",
     progress: bool | None = None,
     specialize: Any = None,
+    shapes: str = "specialize",
 ) -> "Compiled | Specializing":
     """Compiles ``source`` (a ``tvm.IRModule`` or anything ``import_stablehlo``
     takes) and returns a callable over its entry function.
@@ -652,9 +676,13 @@ def build(
     ``progress``: a build running longer than 10 s says what it is doing on
     stderr every 10 s (``True``: from the start, ``False``: never).
 
-    A module with dynamic shapes (a shape-polymorphic ``jax.export``) gives
-    a ``Specializing`` callable: each new combination of argument shapes is
-    specialized (stablehlo-refine-shapes) and compiled at its first call.
+    A module with dynamic shapes (a shape-polymorphic ``jax.export``):
+    ``shapes="specialize"`` (the default) gives a ``Specializing`` callable:
+    each new combination of argument shapes is specialized
+    (stablehlo-refine-shapes) and compiled at its first call.
+    ``shapes="symbolic"``: one build for every size, its dynamic dimensions
+    Relax shape variables (stablehlo-symbolize-shapes); a program whose
+    shapes cannot be kept symbolic is an ``MLIRError`` naming its ops.
     ``specialize``: compile for these arguments now instead (see
     ``import_stablehlo``).
 
@@ -684,7 +712,9 @@ def build(
         source = to_source(source, *example_args)
         module = _parse(source)
         function = entry_function(module.functions(ops=False), entry)
-        if specialize is None and function is not None and is_dynamic(function):
+        if shapes not in ("specialize", "symbolic"):
+            raise ValueError(f"shapes must be 'specialize' or 'symbolic', not {shapes!r}")
+        if specialize is None and function is not None and is_dynamic(function) and shapes == "specialize":
             options = dict(target=target, entry=entry, schedule=schedule, tune=tune, blas=blas, progress=progress)
             return Specializing(source, function["name"], module.dimension_arguments(function["name"]), options)
         irmodule = _import_parsed(module, source, specialize=specialize, entry=entry)

@@ -103,6 +103,101 @@ def test_equal_dimensions_must_agree():
         run(np.ones(3, np.float32), np.ones(4, np.float32))
 
 
+# One symbolic build (shapes="symbolic"): the dynamic dimensions are Relax
+# shape variables and a single compiled module runs at every size.
+
+
+def check_symbolic(exp, fn, make_args, sizes, rtol=2e-5):
+    run = stablehlo_tvm.build(exp, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in sizes:
+        args = make_args(n)
+        np.testing.assert_allclose(np.asarray(run(*args)), np.asarray(jax.jit(fn)(*args)), rtol=rtol, atol=rtol)
+    return run
+
+
+def test_symbolic_mlp_signature_names_jax_dimension_variables():
+    b, = export.symbolic_shape("b")
+    rng = np.random.default_rng(3)
+    w1, w2 = rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal((16, 3)).astype(np.float32)
+
+    def mlp(x):
+        return jnp.tanh(jax.nn.relu(x @ w1) @ w2).sum(axis=1)
+
+    exp = exported(mlp, spec((b, 8)))
+    main = stablehlo_tvm.import_stablehlo(exp)["main"]
+    dims = list(main.params[0].ty.shape.values)
+    assert [str(d) for d in dims[:1]] == ["b"] and int(dims[1]) == 8
+    assert str(main.ret_ty.shape.values[0]) == "b"
+    check_symbolic(exp, mlp, lambda n: [rng.standard_normal((n, 8)).astype(np.float32)], [1, 4, 9, 100])
+
+
+def test_symbolic_attention_block_with_batch_and_sequence():
+    b, s = export.symbolic_shape("b, s")
+    rng = np.random.default_rng(4)
+    wq, wk, wv, wo = (rng.standard_normal((16, 16)).astype(np.float32) * 0.25 for _ in range(4))
+
+    def block(x):
+        m = x.mean(-1, keepdims=True)
+        h = (x - m) / jnp.sqrt(((x - m) ** 2).mean(-1, keepdims=True) + 1e-5)
+        q, k, v = (h @ w for w in (wq, wk, wv))
+        q, k, v = (t.reshape(x.shape[0], x.shape[1], 2, 8) for t in (q, k, v))
+        scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(8.0)
+        a = jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(scores, axis=-1), v).reshape(x.shape)
+        return x + jax.nn.gelu(a @ wo)
+
+    exp = exported(block, spec((b, s, 16)))
+    check_symbolic(exp, block, lambda n: [rng.standard_normal((n, 2 * n + 1, 16)).astype(np.float32)], [1, 2, 5], rtol=1e-4)
+
+
+def test_symbolic_cnn_and_window_slices():
+    b, n = export.symbolic_shape("b, n")
+    rng = np.random.default_rng(5)
+    kernel = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
+
+    def cnn(x):
+        y = jax.lax.conv_general_dilated(x, kernel, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.mean(jax.nn.relu(y), axis=(1, 2))
+
+    check_symbolic(exported(cnn, spec((b, 8, 8, 3))), cnn, lambda k: [rng.standard_normal((k, 8, 8, 3)).astype(np.float32)], [1, 3])
+
+    def edges(x):  # x[:, 1:] - x[:, :-1] with a symbolic n: windows at symbolic bounds
+        d = x[:, 1:] - x[:, :-1]
+        return jnp.concatenate([d, d * 2], axis=1) + jnp.arange(x.shape[1] - 1, dtype=x.dtype).repeat(2)
+
+    check_symbolic(exported(edges, spec((4, n))), edges, lambda k: [rng.standard_normal((4, k + 1)).astype(np.float32)], [1, 2, 6])
+
+
+def test_symbolic_reshape_minus_one_and_sizes_as_data():
+    b, = export.symbolic_shape("b")
+
+    def f(x):
+        return x.reshape(-1) / x.shape[0] + jnp.pad(x, ((0, 0), (1, 2))).sum()
+
+    check_symbolic(exported(f, spec((b, 3))), f, lambda n: [np.arange(3 * n, dtype=np.float32).reshape(n, 3)], [1, 2, 7])
+
+
+def test_symbolic_assertions_raise_jax_messages():
+    b, = export.symbolic_shape("b")
+    run = stablehlo_tvm.build(exported(lambda x: x * 2, spec((b, 4))), shapes="symbolic")
+    np.testing.assert_array_equal(run(np.ones((2, 4), np.float32)), np.full((2, 4), 2, np.float32))
+    with pytest.raises(ValueError, match="Expected value >= 1 for dimension variable 'b'.*'b' = 0"):
+        run(np.ones((0, 4), np.float32))
+    run = stablehlo_tvm.build(exported(lambda x, y: x + y, spec((b,)), spec((b,))), shapes="symbolic")
+    np.testing.assert_array_equal(run(np.ones(3, np.float32), np.ones(3, np.float32)), np.full(3, 2, np.float32))
+    with pytest.raises(stablehlo_tvm.ShapeAssertionError, match=r"args\[1\]\.shape\[0\] \(= 4\) and the specification 'b' \(= 3\)"):
+        run(np.ones(3, np.float32), np.ones(4, np.float32))
+
+
+def test_symbolic_build_names_what_cannot_stay_symbolic():
+    b, = export.symbolic_shape("b")
+    with pytest.raises(MLIRError, match="stablehlo.sort") as raised:
+        stablehlo_tvm.build(exported(lambda x: jnp.sort(x), spec((b,))), shapes="symbolic")
+    assert "stablehlo.multiply" not in str(raised.value)
+    with pytest.raises(ValueError, match="shapes must be"):
+        stablehlo_tvm.build(exported(lambda x: x, spec((b,))), shapes="static")
+
+
 def test_import_specialized_to_argument_shapes():
     b, = export.symbolic_shape("b")
     exp = exported(lambda x: jnp.sum(x, axis=1), spec((b, 5)))

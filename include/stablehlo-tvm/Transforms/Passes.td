@@ -116,6 +116,43 @@ def RefineShapes : Pass<"stablehlo-refine-shapes", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def SymbolizeShapes : Pass<"stablehlo-symbolize-shapes", "ModuleOp"> {
+  let summary = "Keep dynamic shapes as symbolic sizes: one build for all sizes";
+  let description = [{
+    Runs after stablehlo-refine-shapes, on what it left dynamic. The small
+    integer tensors JAX computes shapes with (from `get_dimension_size`
+    through `convert`, `reshape`, `concatenate`, `broadcast_in_dim`,
+    `slice`, arithmetic, `compare`, `select`) become scalar `index` and
+    `i1` values: `tvm.dim` for a dynamic dimension, `arith` ops for the
+    arithmetic, which the emitter writes as Relax's symbolic expressions.
+    `dynamic_broadcast_in_dim`, `dynamic_reshape` and `dynamic_iota` become
+    `tvm.broadcast_to`, `tvm.reshape` and `tvm.arange` with those sizes as
+    operands; a `get_dimension_size` used as data becomes
+    `tvm.size_tensor`; a `custom_call @shape_assertion` that does not fold
+    to true becomes `tvm.shape_assertion` (JAX's message, checked when the
+    function runs), threaded through the first dynamic argument. Argument
+    dimensions an assertion equates share one symbol: the function's
+    `tvm.dim_symbols` attribute lists each argument's dimensions (a symbol
+    name where dynamic). Shapes computed from data are left as they are;
+    the legality check reports them.
+
+    ```mlir
+    %0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+    %2 = stablehlo.concatenate %1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %3 = stablehlo.dynamic_broadcast_in_dim %zero, %2, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x4xf32>
+    ```
+    becomes
+    ```mlir
+    %0 = tvm.dim %x {dim = 0 : i64} : (tensor<?x4xf32>) -> index
+    %1 = tvm.reshape %zero {shape = array<i64: 1, 1>} : (tensor<f32>) -> tensor<1x1xf32>
+    %2 = tvm.broadcast_to %1, %0 {shape = array<i64: -1, 4>} : (tensor<1x1xf32>, index) -> tensor<?x4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tvm::TVMDialect"];
+}
+
 def WidenSubByteIntegers : Pass<"stablehlo-widen-sub-byte-integers",
                                 "ModuleOp"> {
   let summary = "Hold 2- and 4-bit integers in 8 bits, wrapping where needed";

@@ -74,6 +74,7 @@ Value convolutionIn2D(stablehlo::ConvolutionOp op, Value lhs, Value rhs,
 
 struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   // A 1-D convolution is rewritten to a 2-D one, which this pattern then
   // converts: the recursion stops there.
@@ -85,6 +86,13 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     if (op.getBatchGroupCount() != 1)
       return rewriter.notifyMatchFailure(op, "batch_group_count > 1");
     auto dims = op.getDimensionNumbers();
+    // A dynamic batch only: Relax's shape rule keeps it symbolic.
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    for (int64_t d = 0; d < lhsType.getRank(); ++d)
+      if (lhsType.isDynamicDim(d) && d != dims.getInputBatchDimension())
+        return rewriter.notifyMatchFailure(op, "a dynamic non-batch dimension");
+    if (!cast<RankedTensorType>(op.getRhs().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "a dynamic kernel");
     int64_t spatial = dims.getInputSpatialDimensions().size();
     if (spatial < 1 || spatial > 3)
       return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");

@@ -70,7 +70,7 @@ struct IotaConversion : TVMTypedPattern<stablehlo::IotaOp> {
     Value range = tvm::ArangeOp::create(
         rewriter, loc, RankedTensorType::get({size}, element),
         rewriter.getI64IntegerAttr(0), rewriter.getI64IntegerAttr(size),
-        rewriter.getI64IntegerAttr(1), TypeAttr::get(element));
+        rewriter.getI64IntegerAttr(1), TypeAttr::get(element), Value());
     SmallVector<int64_t> shape(type.getRank(), 1);
     shape[dim] = size;
     range = reshapeTo(rewriter, loc, range, shape);
@@ -83,6 +83,7 @@ struct IotaConversion : TVMTypedPattern<stablehlo::IotaOp> {
 /// the missing dimensions as 1s, then broadcast numpy-style.
 struct BroadcastInDimConversion : TVMTypedPattern<stablehlo::BroadcastInDimOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::BroadcastInDimOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     auto operandType = cast<RankedTensorType>(op.getOperand().getType());
@@ -105,6 +106,7 @@ struct BroadcastInDimConversion : TVMTypedPattern<stablehlo::BroadcastInDimOp> {
 
 struct ReshapeConversion : TVMTypedPattern<stablehlo::ReshapeOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::ReshapeOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), adaptor.getOperand(),
@@ -115,6 +117,7 @@ struct ReshapeConversion : TVMTypedPattern<stablehlo::ReshapeOp> {
 
 struct TransposeConversion : TVMTypedPattern<stablehlo::TransposeOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::TransposeOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, permuteDims(rewriter, op.getLoc(),
@@ -126,25 +129,39 @@ struct TransposeConversion : TVMTypedPattern<stablehlo::TransposeOp> {
 
 struct SliceConversion : TVMTypedPattern<stablehlo::SliceOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::SliceOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
-    if (type == op.getOperand().getType()) {
+    if (type == op.getOperand().getType() && type.hasStaticShape()) {
       rewriter.replaceOp(op, adaptor.getOperand());
       return success();
     }
-    SmallVector<int64_t> axes(type.getRank());
-    std::iota(axes.begin(), axes.end(), 0);
+    // A dynamic dimension is only ever kept whole: it is not sliced.
+    SmallVector<int64_t> axes, begin, end, strides;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t start = op.getStartIndices()[d], stride = op.getStrides()[d];
+      if (type.isDynamicDim(d)) {
+        if (start != 0 || stride != 1)
+          return rewriter.notifyMatchFailure(op, "slices a dynamic dimension");
+        continue;
+      }
+      axes.push_back(d);
+      begin.push_back(start);
+      end.push_back(op.getLimitIndices()[d]);
+      strides.push_back(stride);
+    }
     rewriter.replaceOpWithNewOp<tvm::StridedSliceOp>(
         op, type, adaptor.getOperand(), rewriter.getDenseI64ArrayAttr(axes),
-        op.getStartIndicesAttr(), op.getLimitIndicesAttr(),
-        op.getStridesAttr());
+        rewriter.getDenseI64ArrayAttr(begin), rewriter.getDenseI64ArrayAttr(end),
+        rewriter.getDenseI64ArrayAttr(strides));
     return success();
   }
 };
 
 struct ConcatenateConversion : TVMTypedPattern<stablehlo::ConcatenateOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::ConcatenateOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     if (adaptor.getInputs().size() == 1) {
@@ -175,6 +192,25 @@ struct ReverseConversion : TVMTypedPattern<stablehlo::ReverseOp> {
 /// A constant splat as the double Relax's pad takes, when it holds the
 /// value exactly.
 std::optional<double> exactDouble(Value value) {
+  // A constant converted to a float type it fits (JAX's jnp.pad passes its
+  // padding value as an integer, converted).
+  Value converted;
+  if (auto convert = value.getDefiningOp<stablehlo::ConvertOp>())
+    converted = convert.getOperand();
+  else if (auto astype = value.getDefiningOp<tvm::AsTypeOp>())
+    converted = astype.getX();
+  if (converted) {
+    auto to = dyn_cast<FloatType>(getElementTypeOrSelf(value.getType()));
+    std::optional<double> number = exactDouble(converted);
+    if (!to || !number)
+      return std::nullopt;
+    APFloat narrowed(*number);
+    bool lost = false;
+    if (narrowed.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                         &lost) != APFloat::opOK || lost)
+      return std::nullopt;
+    return number;
+  }
   DenseElementsAttr attr;
   if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
     return std::nullopt;
@@ -207,11 +243,32 @@ std::optional<double> exactDouble(Value value) {
 /// padding (a crop) and interior padding alike.
 struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::PadOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     auto resultType = op.getType();
     Location loc = op.getLoc();
     auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+    // Dynamic dimensions: Relax's pad, whose shape rule is symbolic, and
+    // only where they are not padded.
+    if (!resultType.hasStaticShape()) {
+      std::optional<double> constant = exactDouble(op.getPaddingValue());
+      SmallVector<int64_t> widths;
+      for (int64_t d = 0; d < resultType.getRank(); ++d) {
+        int64_t low = op.getEdgePaddingLow()[d], high = op.getEdgePaddingHigh()[d];
+        if (op.getInteriorPadding()[d] != 0 || low < 0 || high < 0 ||
+            (resultType.isDynamicDim(d) && (low != 0 || high != 0)))
+          return rewriter.notifyMatchFailure(op, "pads a dynamic dimension");
+        widths.append({low, high});
+      }
+      if (!constant)
+        return rewriter.notifyMatchFailure(op, "dynamic pad by a computed value");
+      rewriter.replaceOpWithNewOp<tvm::PadOp>(
+          op, resultType, adaptor.getOperand(),
+          rewriter.getDenseI64ArrayAttr(widths),
+          rewriter.getStringAttr("constant"), rewriter.getF64FloatAttr(*constant));
+      return success();
+    }
     if (resultType.getNumElements() == 0 ||
         (operandType.hasStaticShape() && operandType.getNumElements() == 0)) {
       // Nothing to take from (every element is padding); TVM cannot hold

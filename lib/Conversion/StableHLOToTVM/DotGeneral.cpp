@@ -16,10 +16,14 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
+/// The product of `dims`' sizes; dynamic when one of them is.
 int64_t product(RankedTensorType type, ArrayRef<int64_t> dims) {
   int64_t result = 1;
-  for (int64_t d : dims)
+  for (int64_t d : dims) {
+    if (type.isDynamicDim(d))
+      return ShapedType::kDynamic;
     result *= type.getDimSize(d);
+  }
   return result;
 }
 
@@ -34,6 +38,7 @@ SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch,
 
 struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::DotGeneralOp op, OpAdaptor adaptor,
@@ -115,8 +120,22 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
       product = tvm::AsTypeOp::create(
           rewriter, loc, RankedTensorType::get(productShape, resultElement),
           product, TypeAttr::get(resultElement));
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, product,
-                                     resultType.getShape()));
+    // Dynamic result dimensions are the operands' (batch, lhs free, rhs
+    // free), which the flattened product no longer tells apart.
+    SmallVector<Value> sizes;
+    auto sizesOf = [&](Value operand, RankedTensorType type,
+                       ArrayRef<int64_t> dims) {
+      for (int64_t d : dims)
+        if (type.isDynamicDim(d))
+          sizes.push_back(tvm::DimOp::create(rewriter, loc, operand, d));
+    };
+    if (!resultType.hasStaticShape()) {
+      sizesOf(adaptor.getLhs(), lhsType, lhsBatch);
+      sizesOf(adaptor.getLhs(), lhsType, lhsFree);
+      sizesOf(adaptor.getRhs(), rhsType, rhsFree);
+    }
+    rewriter.replaceOp(op, reshapeWithSizes(rewriter, loc, product,
+                                            resultType.getShape(), sizes));
     return success();
   }
 };

@@ -88,6 +88,7 @@ struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
 template <typename SrcOp, typename DstOp>
 struct TranscendentalConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
@@ -114,6 +115,7 @@ template <typename SrcOp, typename DstOp>
 struct FloatMinMaxConversion : TVMTypedPattern<SrcOp> {
   FloatMinMaxConversion(MLIRContext *context)
       : TVMTypedPattern<SrcOp>(context, /*benefit=*/2) {}
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
@@ -245,6 +247,7 @@ struct RemainderConversion : TVMTypedPattern<stablehlo::RemOp> {
 template <typename SrcOp, typename NumberOp, typename BoolOp = void>
 struct ElementwiseConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
@@ -301,6 +304,7 @@ Value totalOrderCompare(OpBuilder &builder, stablehlo::CompareOp op, Value lhs,
 /// element type follow that type's ordering (signed, unsigned or IEEE).
 struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::CompareOp op, OpAdaptor adaptor,
@@ -310,6 +314,8 @@ struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     if (compareType == stablehlo::ComparisonType::TOTALORDER &&
         isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
+      if (!cast<RankedTensorType>(type).hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "total order on a dynamic shape");
       rewriter.replaceOp(op, totalOrderCompare(rewriter, op, lhs, rhs));
       return success();
     }
@@ -360,6 +366,7 @@ struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
 
 struct SelectConversion : TVMTypedPattern<stablehlo::SelectOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::SelectOp op, OpAdaptor adaptor,
@@ -375,6 +382,7 @@ struct SelectConversion : TVMTypedPattern<stablehlo::SelectOp> {
 /// from floats to integers, which saturates.
 struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ConvertOp op, OpAdaptor adaptor,
@@ -389,7 +397,8 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
     if (resultElement.isInteger(1)) {
       Value zeros = splatConstant(
           rewriter, op.getLoc(), operandType,
-          cast<TypedAttr>(rewriter.getZeroAttr(operandType.getElementType())));
+          cast<TypedAttr>(rewriter.getZeroAttr(operandType.getElementType())),
+          adaptor.getOperand());
       rewriter.replaceOp(op, notEqual(rewriter, op.getLoc(), resultType,
                                       adaptor.getOperand(), zeros));
       return success();
@@ -407,7 +416,8 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
     Location loc = op.getLoc();
     SaturationBounds bounds = saturationBounds(from, to);
     auto floats = [&](const APFloat &v) {
-      return splatConstant(rewriter, loc, operandType, FloatAttr::get(from, v));
+      return splatConstant(rewriter, loc, operandType, FloatAttr::get(from, v),
+                           adaptor.getOperand());
     };
     auto boolType = operandType.clone(rewriter.getI1Type());
     Value x = adaptor.getOperand();
@@ -422,7 +432,7 @@ struct ConvertConversion : TVMTypedPattern<stablehlo::ConvertOp> {
                                          TypeAttr::get(resultElement));
     auto saturate = [&](Value where, const APInt &value) {
       Value bound = splatConstant(rewriter, loc, resultType,
-                                  IntegerAttr::get(resultElement, value));
+                                  IntegerAttr::get(resultElement, value), result);
       result = tvm::WhereOp::create(rewriter, loc, resultType, where, bound, result);
     };
     saturate(tvm::GreaterEqualOp::create(rewriter, loc, boolType, safe,

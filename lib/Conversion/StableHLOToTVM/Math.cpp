@@ -27,14 +27,17 @@ struct MathBuilder {
   OpBuilder &b;
   Location loc;
   RankedTensorType type;
+  /// A value of `type`'s shape: where it is dynamic, constants take its sizes.
+  Value like = {};
 
   RankedTensorType boolType() { return type.clone(b.getI1Type()); }
   Value constant(double value) {
     Type element = type.getElementType();
     if (isa<FloatType>(element))
-      return splatConstant(b, loc, type, b.getFloatAttr(element, value));
+      return splatConstant(b, loc, type, b.getFloatAttr(element, value), like);
     return splatConstant(b, loc, type,
-                         b.getIntegerAttr(element, static_cast<int64_t>(value)));
+                         b.getIntegerAttr(element, static_cast<int64_t>(value)),
+                         like);
   }
   template <typename Op>
   Value unary(Value x) {
@@ -777,6 +780,7 @@ Value emitIsInf(OpBuilder &b, Location loc, Value x) {
 template <typename SrcOp, auto Emit, unsigned MinWidth = 32>
 struct FloatMathConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
@@ -789,7 +793,7 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
     Value result = computeWidened(
         rewriter, loc, adaptor.getOperands(), type, MinWidth,
         [&](ValueRange operands, RankedTensorType computeType) {
-          MathBuilder m{rewriter, loc, computeType};
+          MathBuilder m{rewriter, loc, computeType, operands[0]};
           if constexpr (std::is_invocable_v<decltype(Emit), MathBuilder &, Value>)
             return Emit(m, operands[0]);
           else
@@ -815,13 +819,14 @@ Value emitByWidth(MathBuilder &m, Value x) {
 
 struct SignConversion : TVMTypedPattern<stablehlo::SignOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::SignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getType().getElementType().isInteger(1))
       return rewriter.notifyMatchFailure(op, "element type unsupported");
-    MathBuilder m{rewriter, op.getLoc(), op.getType()};
+    MathBuilder m{rewriter, op.getLoc(), op.getType(), adaptor.getOperand()};
     rewriter.replaceOp(op, emitSign(m, adaptor.getOperand()));
     return success();
   }

@@ -104,14 +104,15 @@ Value propagateNaN(OpBuilder &builder, Location loc, RankedTensorType type,
                                     builder.getDenseI64ArrayAttr(dims),
                                     builder.getBoolAttr(false));
   Value zero = splatConstant(builder, loc, type.clone(i8),
-                             builder.getIntegerAttr(i8, 0));
+                             builder.getIntegerAttr(i8, 0), reduced);
   anyNaN = tvm::GreaterOp::create(builder, loc, type.clone(builder.getI1Type()),
                                   anyNaN, zero);
   auto floatType = cast<FloatType>(type.getElementType());
   Value nan = splatConstant(
       builder, loc, type,
       builder.getFloatAttr(floatType,
-                           APFloat::getNaN(floatType.getFloatSemantics())));
+                           APFloat::getNaN(floatType.getFloatSemantics())),
+      reduced);
   return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, reduced);
 }
 
@@ -134,7 +135,7 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   }
   if (initIsIdentity)
     return result;
-  Value initTensor = broadcastTo(builder, loc, init, type.getShape());
+  Value initTensor = broadcastTo(builder, loc, init, type.getShape(), result);
   Value combined = CombineOp::create(builder, loc, type, result, initTensor);
   if (nanPropagates)
     combined = nanPropagating(builder, loc, result, initTensor, combined);
@@ -177,6 +178,7 @@ Value emitBoolReduction(OpBuilder &builder, Location loc, RankedTensorType type,
 
 struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,

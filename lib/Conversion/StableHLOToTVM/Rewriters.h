@@ -52,8 +52,12 @@ void populateRandomBitsPatterns(MLIRContext *context,
 /// True for the element types a TVM tensor can hold (everything but complex).
 bool isTVMElementType(Type type);
 
-/// True when every operand and result of `op` is a tensor TVM can hold.
-bool hasTVMTypes(Operation *op);
+/// True when every operand and result of `op` is a tensor TVM can hold,
+/// of static shape unless `allowDynamic`.
+bool hasTVMTypes(Operation *op, bool allowDynamic = false);
+
+/// `shape` as the tvm ops' shape attributes spell it: -1 where dynamic.
+SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape);
 
 /// Base of the conversion patterns: they only apply to ops whose operands and
 /// results TVM can hold (hasTVMTypes); `rewrite` does the rest.
@@ -65,10 +69,14 @@ struct TVMTypedPattern : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (!hasTVMTypes(op))
-      return rewriter.notifyMatchFailure(op, "element type unsupported by TVM");
+    if (!hasTVMTypes(op, symbolicShapes()))
+      return rewriter.notifyMatchFailure(
+          op, "element type unsupported by TVM, or a dynamic shape");
     return rewrite(op, adaptor, rewriter);
   }
+
+  /// Whether `rewrite` takes dynamic dimensions (symbolic shapes in Relax).
+  virtual bool symbolicShapes() const { return false; }
 
   virtual LogicalResult rewrite(Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const = 0;
@@ -77,6 +85,11 @@ struct TVMTypedPattern : OpConversionPattern<Op> {
 /// `value` reshaped to `shape`, or `value` itself when it already has it.
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
                 ArrayRef<int64_t> shape);
+
+/// `value` reshaped to `shape`, whose dynamic dimensions are `sizes` (one
+/// `index` each) where Relax cannot infer them.
+Value reshapeWithSizes(OpBuilder &builder, Location loc, Value value,
+                       ArrayRef<int64_t> shape, ArrayRef<Value> sizes);
 
 /// `shape` permuted: result dimension i is shape[perm[i]].
 SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
@@ -87,9 +100,10 @@ Value permuteDims(OpBuilder &builder, Location loc, Value value,
                   ArrayRef<int64_t> axes);
 
 /// A tensor of `type` whose every element is `scalar` (an IntegerAttr or
-/// FloatAttr of the element type): a rank-0 constant broadcast to the shape.
+/// FloatAttr of the element type): a rank-0 constant broadcast to the shape
+/// (its dynamic dimensions `like`'s, see broadcastTo).
 Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
-                    TypedAttr scalar);
+                    TypedAttr scalar, Value like = {});
 
 /// True where `value` is NaN: `!(x == x)`, which TVM computes for every float
 /// type (its isnan rejects bfloat16).
@@ -144,9 +158,11 @@ SaturationBounds saturationBounds(FloatType from, IntegerType to);
 Value astype(OpBuilder &builder, Location loc, Value value,
              RankedTensorType type);
 
-/// A scalar `value` (rank 0) broadcast to `shape`.
+/// `value` broadcast to `shape` (numpy's rules). A dynamic dimension of
+/// `shape` is the one of `value` aligned with it, else `like`'s (a value of
+/// `shape`'s rank); without either the tvm op does not verify.
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
-                  ArrayRef<int64_t> shape);
+                  ArrayRef<int64_t> shape, Value like = {});
 
 //===----------------------------------------------------------------------===//
 // Kernels (Kernel.cpp): tvm.kernel bodies, for what Relax has no operator for.

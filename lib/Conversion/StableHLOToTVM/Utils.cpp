@@ -9,14 +9,50 @@ bool isTVMElementType(Type type) {
   return isa<IntegerType, FloatType>(type);
 }
 
-bool hasTVMTypes(Operation *op) {
-  auto ok = [](Type type) {
+bool hasTVMTypes(Operation *op, bool allowDynamic) {
+  auto ok = [&](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    return tensor && tensor.hasStaticShape() &&
+    return tensor && (allowDynamic || tensor.hasStaticShape()) &&
            isTVMElementType(tensor.getElementType());
   };
   return llvm::all_of(op->getOperandTypes(), ok) &&
          llvm::all_of(op->getResultTypes(), ok);
+}
+
+SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> attr(shape);
+  for (int64_t &dim : attr)
+    if (ShapedType::isDynamic(dim))
+      dim = -1;
+  return attr;
+}
+
+/// The sizes of `shape`'s dynamic dimensions when `value`'s dynamic
+/// dimensions are the same ones in the same order, with the same static
+/// element counts between them; std::nullopt otherwise.
+static std::optional<SmallVector<Value>>
+carriedSizes(OpBuilder &builder, Location loc, Value value,
+             ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> from = cast<RankedTensorType>(value.getType()).getShape();
+  auto segments = [](ArrayRef<int64_t> dims, SmallVector<int64_t> &positions) {
+    SmallVector<int64_t> products{1};
+    for (auto [i, dim] : llvm::enumerate(dims)) {
+      if (ShapedType::isDynamic(dim)) {
+        positions.push_back(i);
+        products.push_back(1);
+      } else {
+        products.back() *= dim;
+      }
+    }
+    return products;
+  };
+  SmallVector<int64_t> fromPositions, toPositions;
+  if (segments(from, fromPositions) != segments(shape, toPositions))
+    return std::nullopt;
+  SmallVector<Value> sizes;
+  for (int64_t position : fromPositions)
+    sizes.push_back(tvm::DimOp::create(builder, loc, value, position));
+  return sizes;
 }
 
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
@@ -25,8 +61,29 @@ Value reshapeTo(OpBuilder &builder, Location loc, Value value,
   if (type.getShape() == shape)
     return value;
   auto resultType = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<Value> sizes;
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1) {
+    // More than Relax can infer: the sizes carried over from `value`
+    // (the verifier reports a reshape that has none).
+    if (auto carried = carriedSizes(builder, loc, value, shape))
+      sizes = std::move(*carried);
+  }
   return tvm::ReshapeOp::create(builder, loc, resultType, value,
-                                builder.getDenseI64ArrayAttr(shape));
+                                builder.getDenseI64ArrayAttr(shapeAttrOf(shape)),
+                                sizes);
+}
+
+Value reshapeWithSizes(OpBuilder &builder, Location loc, Value value,
+                       ArrayRef<int64_t> shape, ArrayRef<Value> sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape &&
+      llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+    return value;
+  if (llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+    return reshapeTo(builder, loc, value, shape);
+  return tvm::ReshapeOp::create(
+      builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      builder.getDenseI64ArrayAttr(shapeAttrOf(shape)), sizes);
 }
 
 SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
@@ -51,13 +108,26 @@ Value permuteDims(OpBuilder &builder, Location loc, Value value,
 }
 
 Value broadcastTo(OpBuilder &builder, Location loc, Value value,
-                  ArrayRef<int64_t> shape) {
+                  ArrayRef<int64_t> shape, Value like) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
   auto resultType = RankedTensorType::get(shape, type.getElementType());
+  // A dynamic dimension is the one numpy broadcasting aligns with it.
+  SmallVector<Value> sizes;
+  int64_t offset = static_cast<int64_t>(shape.size()) - type.getRank();
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    int64_t from = static_cast<int64_t>(i) - offset;
+    if (!ShapedType::isDynamic(dim))
+      continue;
+    if (from >= 0 && type.isDynamicDim(from))
+      sizes.push_back(tvm::DimOp::create(builder, loc, value, from));
+    else if (like)
+      sizes.push_back(tvm::DimOp::create(builder, loc, like, i));
+  }
   return tvm::BroadcastToOp::create(builder, loc, resultType, value,
-                                    builder.getDenseI64ArrayAttr(shape));
+                                    builder.getDenseI64ArrayAttr(shapeAttrOf(shape)),
+                                    sizes);
 }
 
 Value indexConstant(OpBuilder &builder, Location loc,
@@ -177,11 +247,11 @@ Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,
 }
 
 Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
-                    TypedAttr scalar) {
+                    TypedAttr scalar, Value like) {
   auto scalarType = RankedTensorType::get({}, type.getElementType());
   Value value = tvm::ConstantOp::create(
       builder, loc, scalarType, DenseElementsAttr::get(scalarType, scalar));
-  return broadcastTo(builder, loc, value, type.getShape());
+  return broadcastTo(builder, loc, value, type.getShape(), like);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -123,3 +123,51 @@ func.func @exp_of_integers(%x: tensor<2xi32>) -> tensor<2xi32> {
   %0 = tvm.exp %x : (tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
+
+// -----
+
+func.func @reshape_sizes(%x: tensor<?x4xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{needs a size per dynamic dimension (or one dynamic dimension, inferred)}}
+  %0 = tvm.reshape %x {shape = array<i64: -1, -1>} : (tensor<?x4xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @reshape_dynamic_marker(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{shape must be the result shape, -1 where it is dynamic}}
+  %0 = tvm.reshape %x {shape = array<i64: 3, 4>} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @broadcast_sizes(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{needs a size per dynamic dimension}}
+  %0 = tvm.broadcast_to %x {shape = array<i64: -1, 4>} : (tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @dim_out_of_range(%x: tensor<?x4xf32>) -> index {
+  // expected-error @+1 {{dim must name a dimension of x}}
+  %0 = tvm.dim %x {dim = 2 : i64} : (tensor<?x4xf32>) -> index
+  return %0 : index
+}
+
+// -----
+
+func.func @dynamic_slice_operands(%x: tensor<?x4xf32>, %i: index) -> tensor<?x4xf32> {
+  // expected-error @+1 {{needs a start per dimension and a size per dynamic dimension}}
+  %0 = tvm.dynamic_slice %x, %i, %i {shape = array<i64: -1, 4>} : (tensor<?x4xf32>, index, index) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @arange_count(%n: index) -> tensor<4xf32> {
+  // expected-error @+1 {{with a count, the result dimension is dynamic}}
+  %0 = tvm.arange %n {dtype = f32, end = 0 : i64, start = 0 : i64, step = 1 : i64} : (index) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

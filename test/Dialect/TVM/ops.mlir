@@ -45,3 +45,27 @@ func.func @update_slice_in_place(%x: tensor<8x4xf32>, %row: tensor<1x4xf32>, %i:
   %0 = tvm.update_slice_in_place %x[%i, %i], %row : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// Symbolic sizes: dimensions as index values, ops that take them, and the
+// run-time shape check.
+// CHECK-LABEL: func @symbolic_sizes
+func.func @symbolic_sizes(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?xf32>, tensor<i32>, tensor<?x2xf32>) {
+  // CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 0 : i64} : (tensor<?x4xf32>) -> index
+  %n = tvm.dim %x {dim = 0 : i64} : (tensor<?x4xf32>) -> index
+  %c1 = arith.constant 1 : index
+  %ok = arith.cmpi sge, %n, %c1 : index
+  // CHECK: tvm.shape_assertion %arg0, %{{.*}}, [%[[N]]] {message = "b = {0}"} : tensor<?x4xf32>
+  %y = tvm.shape_assertion %x, %ok, [%n] {message = "b = {0}"} : tensor<?x4xf32>
+  // CHECK: tvm.reshape %{{.*}} {shape = array<i64: -1>} : (tensor<?x4xf32>) -> tensor<?xf32>
+  %flat = tvm.reshape %y {shape = array<i64: -1>} : (tensor<?x4xf32>) -> tensor<?xf32>
+  // CHECK: tvm.broadcast_to %{{.*}}, %[[N]] {shape = array<i64: -1, 4>} : (tensor<1x4xf32>, index) -> tensor<?x4xf32>
+  %row = tvm.strided_slice %y {axes = array<i64: 0>, begin = array<i64: 0>, end = array<i64: 1>, strides = array<i64: 1>} : (tensor<?x4xf32>) -> tensor<1x4xf32>
+  %b = tvm.broadcast_to %row, %n {shape = array<i64: -1, 4>} : (tensor<1x4xf32>, index) -> tensor<?x4xf32>
+  // CHECK: tvm.arange %[[N]] {dtype = f32, end = 0 : i64, start = 0 : i64, step = 1 : i64} : (index) -> tensor<?xf32>
+  %r = tvm.arange %n {dtype = f32, end = 0 : i64, start = 0 : i64, step = 1 : i64} : (index) -> tensor<?xf32>
+  // CHECK: tvm.size_tensor %[[N]] : (index) -> tensor<i32>
+  %s = tvm.size_tensor %n : (index) -> tensor<i32>
+  // CHECK: tvm.dynamic_slice %arg0, %{{.*}}, %{{.*}}, %[[N]] {shape = array<i64: -1, 2>} : (tensor<?x4xf32>, index, index, index) -> tensor<?x2xf32>
+  %w = tvm.dynamic_slice %x, %c1, %c1, %n {shape = array<i64: -1, 2>} : (tensor<?x4xf32>, index, index, index) -> tensor<?x2xf32>
+  return %b, %r, %s, %w : tensor<?x4xf32>, tensor<?xf32>, tensor<i32>, tensor<?x2xf32>
+}

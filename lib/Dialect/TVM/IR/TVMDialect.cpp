@@ -32,6 +32,11 @@ LogicalResult ArangeOp::verify() {
     return emitOpError("step must not be 0");
   if (getDtype() != getResult().getType().getElementType())
     return emitOpError("dtype must be the result element type");
+  if (getCount()) {
+    if (!getResult().getType().isDynamicDim(0))
+      return emitOpError("with a count, the result dimension is dynamic");
+    return success();
+  }
   int64_t count = (getEnd() - getStart() + getStep() + (getStep() > 0 ? -1 : 1)) /
                   getStep();
   if (getResult().getType().getDimSize(0) != std::max<int64_t>(count, 0))
@@ -46,16 +51,76 @@ LogicalResult ZerosOp::verify() {
   return success();
 }
 
+/// `shape` is `type`'s with -1 for each dynamic dimension; the number of
+/// those, or a message.
+static FailureOr<int64_t> dynamicCount(Operation *op, ArrayRef<int64_t> shape,
+                                       RankedTensorType type) {
+  if (getElementTypeOrSelf(op->getOperand(0).getType()) !=
+      type.getElementType())
+    return op->emitOpError("requires the same element type for x and result");
+  if (static_cast<int64_t>(shape.size()) != type.getRank())
+    return op->emitOpError("shape must be the result shape");
+  int64_t count = 0;
+  for (auto [given, dim] : llvm::zip(shape, type.getShape())) {
+    bool dynamic = ShapedType::isDynamic(dim);
+    if (dynamic ? given != -1 : given != dim)
+      return op->emitOpError(
+          "shape must be the result shape, -1 where it is dynamic");
+    count += dynamic;
+  }
+  return count;
+}
+
 LogicalResult ReshapeOp::verify() {
-  if (getShape() != getResult().getType().getShape())
-    return emitOpError("shape must be the result shape");
+  FailureOr<int64_t> count =
+      dynamicCount(*this, getShape(), getResult().getType());
+  if (failed(count))
+    return failure();
+  // Without sizes, Relax infers one dimension from the element count.
+  if (getSizes().empty() ? *count > 1
+                         : static_cast<int64_t>(getSizes().size()) != *count)
+    return emitOpError("needs a size per dynamic dimension (or one dynamic "
+                       "dimension, inferred)");
   return success();
 }
 
 LogicalResult BroadcastToOp::verify() {
-  if (getShape() != getResult().getType().getShape())
-    return emitOpError("shape must be the result shape");
+  FailureOr<int64_t> count =
+      dynamicCount(*this, getShape(), getResult().getType());
+  if (failed(count))
+    return failure();
+  if (static_cast<int64_t>(getSizes().size()) != *count)
+    return emitOpError("needs a size per dynamic dimension");
   return success();
+}
+
+LogicalResult DynamicSliceOp::verify() {
+  FailureOr<int64_t> count =
+      dynamicCount(*this, getShape(), getResult().getType());
+  if (failed(count))
+    return failure();
+  int64_t rank = getResult().getType().getRank();
+  if (cast<RankedTensorType>(getX().getType()).getRank() != rank ||
+      static_cast<int64_t>(getStartsAndSizes().size()) != rank + *count)
+    return emitOpError("needs a start per dimension and a size per dynamic "
+                       "dimension");
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  auto type = cast<RankedTensorType>(getX().getType());
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError("dim must name a dimension of x");
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  auto type = cast<RankedTensorType>(getX().getType());
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), type.getDimSize(dim));
 }
 
 LogicalResult PermuteDimsOp::verify() {

@@ -150,8 +150,13 @@ def TVM_ConstantOp : TVM_Op<"constant", [ConstantLike, Pure,
 
 def TVM_ArangeOp : TVM_PlainOp<"arange"> {
   let summary = "relax.op.arange(start, end, step, dtype): a 1-D range";
+  let description = [{
+    With a `count` operand (a symbolic size), the range has `count` elements
+    from `start` by `step` and its result dimension is dynamic; `end` is then
+    ignored.
+  }];
   let arguments = (ins I64Attr:$start, I64Attr:$end, I64Attr:$step,
-                       TypeAttr:$dtype);
+                       TypeAttr:$dtype, Optional<Index>:$count);
   let results = (outs RankedTensorOf<[AnyType], [HasAnyRankOfPred<[1]>]>:$result);
   let hasVerifier = 1;
 }
@@ -164,9 +169,15 @@ def TVM_ZerosOp : TVM_PlainOp<"zeros"> {
 }
 
 // Shape manipulation.
-def TVM_ReshapeOp : TVM_PlainOp<"reshape", [SameOperandsAndResultElementType]> {
+def TVM_ReshapeOp : TVM_PlainOp<"reshape"> {
   let summary = "relax.op.reshape(x, shape)";
-  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape);
+  let description = [{
+    A dynamic result dimension is -1 in `shape`: its size is the next of
+    `sizes`, or, without `sizes`, the one dimension Relax infers from the
+    element count.
+  }];
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape,
+                       Variadic<Index>:$sizes);
   let results = (outs TVM_Tensor:$result);
   let hasVerifier = 1;
 }
@@ -179,10 +190,59 @@ def TVM_PermuteDimsOp : TVM_PlainOp<"permute_dims",
   let hasVerifier = 1;
 }
 
-def TVM_BroadcastToOp : TVM_PlainOp<"broadcast_to",
-    [SameOperandsAndResultElementType]> {
+def TVM_BroadcastToOp : TVM_PlainOp<"broadcast_to"> {
   let summary = "relax.op.broadcast_to(x, shape), numpy broadcasting";
-  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape);
+  let description = [{
+    A dynamic result dimension is -1 in `shape`, its size the next of `sizes`.
+  }];
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape,
+                       Variadic<Index>:$sizes);
+  let results = (outs TVM_Tensor:$result);
+  let hasVerifier = 1;
+}
+
+// Symbolic shapes (dynamic dimensions of one build for all sizes).
+def TVM_DimOp : TVM_PlainOp<"dim"> {
+  let summary = "Dimension `dim` of `x`: a symbolic size (a Relax PrimValue)";
+  let arguments = (ins TVM_Tensor:$x, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def TVM_SizeTensorOp : TVM_PlainOp<"size_tensor"> {
+  let summary = "A symbolic size as a rank-0 integer tensor";
+  let arguments = (ins Index:$size);
+  let results = (outs 0DTensorOf<[AnySignlessInteger]>:$result);
+}
+
+def TVM_ShapeAssertionOp : TVM_Op<"shape_assertion", [Pure,
+    AllTypesMatch<["x", "result"]>]> {
+  let summary = "Checks a predicate on symbolic sizes at run time";
+  let description = [{
+    Returns `x` when `predicate` holds; otherwise the call fails with
+    `message`, its `{0}`, `{1}`, ... replaced by `args`. Threading a value
+    through keeps the check alive where Relax drops unused pure calls.
+  }];
+  let arguments = (ins TVM_Tensor:$x, I1:$predicate, Variadic<Index>:$args,
+                       StrAttr:$message);
+  let results = (outs TVM_Tensor:$result);
+  let assemblyFormat = [{
+    $x `,` $predicate `,` `[` $args `]` attr-dict `:` type($x)
+  }];
+}
+
+def TVM_DynamicSliceOp : TVM_PlainOp<"dynamic_slice"> {
+  let summary = "A window at symbolic start indices of symbolic sizes";
+  let description = [{
+    `starts_and_sizes` holds a start index per dimension of `x`, then a
+    size per -1 of `shape` (the result's shape, -1 where dynamic). Each
+    start is clamped into [0, dim - size], as StableHLO's dynamic_slice
+    and gather clamp theirs; the emitter writes `relax.op.strided_slice`
+    and casts its result to the sizes.
+  }];
+  let arguments = (ins TVM_Tensor:$x, DenseI64ArrayAttr:$shape,
+                       Variadic<Index>:$starts_and_sizes);
   let results = (outs TVM_Tensor:$result);
   let hasVerifier = 1;
 }

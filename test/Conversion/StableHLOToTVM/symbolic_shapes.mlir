@@ -1,0 +1,97 @@
+// Ops on dynamic dimensions whose Relax shape rule is symbolic convert as
+// their static forms do; where a reshape or broadcast needs a dynamic size,
+// it is the operand's (tvm.dim). Ops that cannot keep a dimension symbolic
+// are left for the legality check.
+// RUN: stablehlo-to-tvm %s --convert-stablehlo-to-tvm --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @elementwise
+// CHECK: tvm.tanh %arg0 : (tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK: tvm.add
+// CHECK: tvm.astype %{{.*}} {dtype = f16} : (tensor<?x8xf32>) -> tensor<?x8xf16>
+func.func @elementwise(%x: tensor<?x8xf32>) -> tensor<?x8xf16> {
+  %0 = stablehlo.tanh %x : tensor<?x8xf32>
+  %1 = stablehlo.add %0, %x : tensor<?x8xf32>
+  %2 = stablehlo.convert %1 : (tensor<?x8xf32>) -> tensor<?x8xf16>
+  return %2 : tensor<?x8xf16>
+}
+
+// -----
+
+// Two dynamic free dimensions flatten into M and come back with the
+// operand's sizes.
+// CHECK-LABEL: func @dot_general
+// CHECK: %[[L:.*]] = tvm.reshape %arg0 {shape = array<i64: -1, 32>} : (tensor<?x?x32xf32>) -> tensor<?x32xf32>
+// CHECK: %[[P:.*]] = tvm.matmul %[[L]], %arg1 : (tensor<?x32xf32>, tensor<32x16xf32>) -> tensor<?x16xf32>
+// CHECK: %[[B:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[S:.*]] = tvm.dim %arg0 {dim = 1 : i64}
+// CHECK: tvm.reshape %[[P]], %[[B]], %[[S]] {shape = array<i64: -1, -1, 16>} : (tensor<?x16xf32>, index, index) -> tensor<?x?x16xf32>
+func.func @dot_general(%x: tensor<?x?x32xf32>, %w: tensor<32x16xf32>) -> tensor<?x?x16xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] : (tensor<?x?x32xf32>, tensor<32x16xf32>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+// A bias over a symbolic batch: the broadcast's size is the operand's.
+// CHECK-LABEL: func @broadcast_in_dim
+// CHECK: %[[R:.*]] = tvm.reshape %arg0 {shape = array<i64: -1, 1>} : (tensor<?xf32>) -> tensor<?x1xf32>
+// CHECK: %[[N:.*]] = tvm.dim %[[R]] {dim = 0 : i64}
+// CHECK: tvm.broadcast_to %[[R]], %[[N]] {shape = array<i64: -1, 8>} : (tensor<?x1xf32>, index) -> tensor<?x8xf32>
+func.func @broadcast_in_dim(%x: tensor<?xf32>) -> tensor<?x8xf32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [0] : (tensor<?xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// Max propagates NaN; its constants take the result's sizes.
+// CHECK-LABEL: func @reduce_max
+// CHECK: %[[M:.*]] = tvm.max %arg0 {axis = array<i64: 1>} : (tensor<?x8xf32>) -> tensor<?xf32>
+// CHECK: tvm.dim %[[M]] {dim = 0 : i64}
+// CHECK: tvm.where
+func.func @reduce_max(%x: tensor<?x8xf32>) -> tensor<?xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<?x8xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A slice keeps a dynamic dimension whole; a pad leaves it unpadded.
+// CHECK-LABEL: func @slice_pad_concat
+// CHECK: tvm.strided_slice %arg0 {axes = array<i64: 1>, begin = array<i64: 1>, end = array<i64: 3>, strides = array<i64: 1>} : (tensor<?x4xf32>) -> tensor<?x2xf32>
+// CHECK: tvm.nn.pad %{{.*}} {pad_mode = "constant", pad_value = 0.000000e+00 : f64, pad_width = array<i64: 0, 0, 1, 1>} : (tensor<?x2xf32>) -> tensor<?x4xf32>
+// CHECK: tvm.concat %{{.*}}, %arg0 {axis = 0 : i64} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+func.func @slice_pad_concat(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.slice %x [0:0, 1:3] : (tensor<?x4xf32>) -> tensor<?x2xf32>
+  %1 = stablehlo.pad %0, %zero, low = [0, 1], high = [0, 1], interior = [0, 0] : (tensor<?x2xf32>, tensor<f32>) -> tensor<?x4xf32>
+  %2 = stablehlo.concatenate %1, %x, dim = 0 : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %2 : tensor<?x4xf32>
+}
+
+// -----
+
+// A convolution over a symbolic batch is Relax's conv2d.
+// CHECK-LABEL: func @convolution
+// CHECK: tvm.nn.conv2d {{.*}} -> tensor<?x4x6x6xf32>
+func.func @convolution(%x: tensor<?x3x8x8xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32>
+  return %0 : tensor<?x4x6x6xf32>
+}
+
+// -----
+
+// Ops whose conversion needs static shapes stay.
+// CHECK-LABEL: func @stays
+// CHECK: stablehlo.sort
+// CHECK: stablehlo.slice
+func.func @stays(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<?xf32>) -> tensor<?xf32>
+  %1 = stablehlo.slice %x [1:2] : (tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?xf32>
+}

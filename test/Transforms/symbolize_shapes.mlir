@@ -1,0 +1,108 @@
+// Dynamic shapes stay symbolic: the shape arithmetic becomes index values
+// (tvm.dim, arith), dynamic ops become tvm ops that take them, shape
+// assertions are checked at run time, and equated argument dimensions share
+// one symbol.
+// RUN: stablehlo-to-tvm %s --stablehlo-symbolize-shapes --split-input-file | FileCheck %s
+
+// JAX's relu over a symbolic batch: concatenate(reshape(size), 32) becomes
+// the sizes of a broadcast; the integer tensors die.
+// CHECK-LABEL: func.func @broadcast
+// CHECK-SAME: tvm.dim_symbols = {{\[}}["d0_0", 32]]
+// CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 0 : i64} : (tensor<?x32xf32>) -> index
+// CHECK: %[[R:.*]] = tvm.reshape %{{.*}} {shape = array<i64: 1, 1>} : (tensor<f32>) -> tensor<1x1xf32>
+// CHECK: %[[B:.*]] = tvm.broadcast_to %[[R]], %[[N]] {shape = array<i64: -1, 32>} : (tensor<1x1xf32>, index) -> tensor<?x32xf32>
+// CHECK: stablehlo.maximum %arg0, %[[B]]
+// CHECK-NOT: get_dimension_size
+// CHECK-NOT: concatenate
+func.func @broadcast(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  %c32 = stablehlo.constant dense<32> : tensor<1xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x32xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %n1, %c32, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %b = stablehlo.dynamic_broadcast_in_dim %zero, %shape, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x32xf32>
+  %r = stablehlo.maximum %x, %b : tensor<?x32xf32>
+  return %r : tensor<?x32xf32>
+}
+
+// -----
+
+// reshape(-1): the size is a product; a size used as data is a tensor.
+// CHECK-LABEL: func.func @flatten_and_count
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[S:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[T:.*]] = tvm.size_tensor %[[S]] : (index) -> tensor<i32>
+// CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[P:.*]] = arith.muli %[[N]], %[[C4]] : index
+// CHECK: %[[Y:.*]] = tvm.reshape %arg0, %[[P]] {shape = array<i64: -1>} : (tensor<?x4xf32>, index) -> tensor<?xf32>
+// CHECK: return %[[Y]], %[[T]]
+func.func @flatten_and_count(%x: tensor<?x4xf32>) -> (tensor<?xf32>, tensor<i32>) {
+  %c4 = stablehlo.constant dense<4> : tensor<i32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %m = stablehlo.multiply %n, %c4 : tensor<i32>
+  %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %y = stablehlo.dynamic_reshape %x, %m1 : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>
+  return %y, %n : tensor<?xf32>, tensor<i32>
+}
+
+// -----
+
+// Assertions: one that folds is dropped; the others check at run time,
+// threaded through the first dynamic argument in order; an equality of two
+// argument dimensions makes them one symbol and is listed for the caller.
+// CHECK-LABEL: func.func @assertions
+// CHECK-SAME: tvm.dim_checks = [{args = [array<i64: 1, 0>, array<i64: 0, 0>], dims = [array<i64: 1, 0>, array<i64: 0, 0>], message = "args[1].shape[0] (= {0}) is not b (= {1})"}]
+// CHECK-SAME: tvm.dim_symbols = {{\[}}["d0_0", 4], ["d0_0", 4]]
+// CHECK: %[[B:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[B]], %{{.*}} : index
+// CHECK: %[[X1:.*]] = tvm.shape_assertion %arg0, %[[GE]], [%[[B]]] {message = "b = {0} is not >= 1"} : tensor<?x4xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq
+// CHECK: %[[X2:.*]] = tvm.shape_assertion %[[X1]], %[[EQ]], [
+// CHECK-NOT: shape_assertion
+// CHECK: stablehlo.add %[[X2]], %arg1
+func.func @assertions(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %true = stablehlo.constant dense<true> : tensor<i1>
+  %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %b2 = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  stablehlo.custom_call @shape_assertion(%true) {error_message = "never", has_side_effect = true} : (tensor<i1>) -> ()
+  %ge = stablehlo.compare GE, %b, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%ge, %b) {error_message = "b = {0} is not >= 1", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  %eq = stablehlo.compare EQ, %b2, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%eq, %b2, %b) {error_message = "args[1].shape[0] (= {0}) is not b (= {1})", has_side_effect = true} : (tensor<i1>, tensor<i32>, tensor<i32>) -> ()
+  %r = stablehlo.add %x, %y : tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+
+// -----
+
+// dynamic_iota over a symbolic length, and a dynamic_gather of one window
+// (JAX's x[:, 1:]): a range of `count` elements and a dynamic slice.
+// CHECK-LABEL: func.func @iota_and_window
+// CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 1 : i64}
+// CHECK: tvm.arange %[[N]] {dtype = f32, end = 0 : i64, start = 0 : i64, step = 1 : i64} : (index) -> tensor<?xf32>
+// CHECK: %[[M:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK: tvm.dynamic_slice %arg0, %{{.*}}, %{{.*}}, %[[M]] {shape = array<i64: 4, -1>} : (tensor<4x?xf32>, index, index, index) -> tensor<4x?xf32>
+func.func @iota_and_window(%x: tensor<4x?xf32>) -> (tensor<?xf32>, tensor<4x?xf32>) {
+  %n = stablehlo.get_dimension_size %x, dim = 1 : (tensor<4x?xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %cm1 = stablehlo.constant dense<-1> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %m = stablehlo.add %n, %cm1 : tensor<i32>
+  %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %sizes = stablehlo.concatenate %c4, %m1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %w = "stablehlo.dynamic_gather"(%x, %one, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [1]>, indices_are_sorted = true}> : (tensor<4x?xf32>, tensor<1xi32>, tensor<2xi32>) -> tensor<4x?xf32>
+  return %iota, %w : tensor<?xf32>, tensor<4x?xf32>
+}
+
+// -----
+
+// A shape computed from data stays as it is (the legality check reports it).
+// CHECK-LABEL: func.func @from_data
+// CHECK: stablehlo.dynamic_broadcast_in_dim
+func.func @from_data(%x: tensor<f32>, %shape: tensor<1xi32>) -> tensor<?xf32> {
+  %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
+  return %b : tensor<?xf32>
+}
