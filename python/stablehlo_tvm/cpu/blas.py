@@ -95,23 +95,43 @@ def _on_blas(rewriter, call):
     dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
     if dtype not in ("float32", "float64") or a.ty.dtype != dtype or b.ty.dtype != dtype:
         return None
-    sa, sb, sc = static_shape(a), static_shape(b), static_shape(call)
+    sa, sb, sc = _shape(a), _shape(b), _shape(call)
     if sa is None or sb is None or sc is None or len(sa) < 2 or len(sb) < 2:
         return None
     # Batches: the same leading dimensions on both sides, or one B for all.
-    if sa[:-2] != sc[:-2] or (len(sb) != 2 and sb[:-2] != sc[:-2]):
+    if not _same(sa[:-2], sc[:-2]) or (len(sb) != 2 and not _same(sb[:-2], sc[:-2])):
         return None
-    m, n, k = sc[-2], sc[-1], sa[-1]
-    batch = 1
-    for d in sc[:-2]:
-        batch *= d
-    if batch * m * n * k < MIN_MULTIPLY_ADDS:
-        return None
+    if static_shape(call) is not None and static_shape(a) is not None:
+        m, n, k = sc[-2], sc[-1], sa[-1]
+        batch = 1
+        for d in sc[:-2]:
+            batch *= d
+        if batch * m * n * k < MIN_MULTIPLY_ADDS:
+            return None
+    # A symbolic size is taken as large: the BLAS reads the sizes at run
+    # time, and the rules have no tiling for symbolic extents.
     (a, transpose_a), (b, transpose_b) = _operand(rewriter, a), _operand(rewriter, b)
     return relax.call_dps_packed(
             "stablehlo_tvm.blas.matmul",
         relax.Tuple([a, b, _flag(transpose_a), _flag(transpose_b)]),
         out_ty=call.ty,
+    )
+
+
+def _shape(expr) -> list | None:
+    """`expr`'s dimensions (ints where static, else TIR expressions); None
+    unless a tensor of known rank and shape."""
+    shape = expr.ty.shape if isinstance(expr.ty, relax.TensorType) else None
+    if not isinstance(shape, relax.ShapeExpr):
+        return None
+    return [int(v) if isinstance(v, tvm.tirx.IntImm) else v for v in shape.values]
+
+
+def _same(x: list, y: list) -> bool:
+    from tvm_ffi import structural_equal
+
+    return len(x) == len(y) and all(
+        a == b if isinstance(a, int) and isinstance(b, int) else structural_equal(a, b) for a, b in zip(x, y)
     )
 
 
@@ -125,7 +145,11 @@ def _misfits_tiles(call) -> bool:
     is not a whole number of vectors, and computes it scalar."""
     shape = static_shape(call)
     dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
-    if shape is None or len(shape) < 2 or dtype not in ("float32", "float64"):
+    if dtype not in ("float32", "float64"):
+        return False
+    if shape is None:  # symbolic: no tile fits what is not known
+        return _shape(call) is not None and len(_shape(call)) >= 2
+    if len(shape) < 2:
         return False
     lanes = _VECTOR_BYTES // (4 if dtype == "float32" else 8)
     return shape[-1] >= lanes and shape[-2] >= lanes and shape[-1] % lanes != 0

@@ -39,6 +39,13 @@ def _ints(values) -> list[int]:
     return [int(v) for v in values]
 
 
+def _batch_and_ints(values) -> list:
+    """A shape whose first (batch) dimension may be symbolic (a TIR
+    expression, from a build for every batch size); the rest as ints."""
+    first, *rest = values
+    return [int(first) if isinstance(first, tvm.tirx.IntImm) else first, *_ints(rest)]
+
+
 # relay/relax OpPatternKind: kOutEWiseFusable.
 _OUT_ELEMWISE_FUSABLE = 4
 
@@ -65,7 +72,7 @@ class _Rewriter(PyExprMutator):
         if not isinstance(xs.shape, relax.ShapeExpr) or not isinstance(ws.shape, relax.ShapeExpr):
             return None
         try:
-            n, c, h, wd = _ints(xs.shape.values)
+            n, c, h, wd = _batch_and_ints(xs.shape.values)
             o, _, kh, kw = _ints(ws.shape.values)
         except TypeError:  # symbolic shapes
             return None
@@ -157,7 +164,7 @@ class _Rewriter(PyExprMutator):
         out_hw's few pixels (a 3 x 3 kernel's) for its columns."""
         bb = self.builder_
         (kh, kw), (oh, ow) = kernel, out_hw
-        n, _, _, channels = _ints(t.ty.shape.values)
+        n, _, _, channels = _batch_and_ints(t.ty.shape.values)
         outputs = _ints(d.ty.shape.values)[3]
         # Pixels (a, b) of the gradient step by the dilation; kernel offsets
         # (p, q) by the strides.
@@ -183,10 +190,10 @@ class _Rewriter(PyExprMutator):
             if pad is not None:
                 (top, bottom, left, right), value = pad
                 x = bb.emit(relax.op.nn.pad(x, [0, 0, top, bottom, left, right, 0, 0], "constant", value))
-            n, h, wd, c = _ints(x.ty.shape.values)
+            n, h, wd, c = _batch_and_ints(x.ty.shape.values)
             patches = bb.emit(relax.op.reshape(x, [n, h * wd, c]))
         else:
-            n, _, _, c = _ints(x.ty.shape.values)
+            n, _, _, c = _batch_and_ints(x.ty.shape.values)
             patches = self._patches(_nhwc_patches, x, kernel, strides, dilation, out_hw, pad)
         weights = bb.emit(relax.op.reshape(w, [kh * kw * c, o]))
         product = bb.emit(relax.op.matmul(patches, weights, out_dtype=out_dtype))
