@@ -270,6 +270,27 @@ private:
   }
 
 public:
+  /// Gives `value` these elements (a dimension argument's placeholder).
+  void set(Value value, SmallVector<Value> values) { cache[value] = values; }
+
+  /// Forgets every tensor whose elements include `element` (not known).
+  void forget(Value element) {
+    SmallVector<Value> stale;
+    for (auto &entry : cache)
+      if (llvm::is_contained(entry.second, element))
+        stale.push_back(entry.first);
+    for (Value value : stale)
+      cache.erase(value);
+  }
+
+  /// `from` replaced by `to` in every computed element.
+  void replace(Value from, Value to) {
+    for (auto &entry : cache)
+      for (Value &element : entry.second)
+        if (element == from)
+          element = to;
+  }
+
   /// JAX's names of argument dimensions (argument, dimension), where known.
   std::map<std::pair<unsigned, int64_t>, std::string> names;
 
@@ -359,6 +380,12 @@ struct SymbolizeShapesPass
     SymbolicElements elements(&getContext());
     OpBuilder b(&getContext());
     Block &body = function.getBody().front();
+    SmallVector<Operation *> placeholders;
+    if (failed(resolveDimensionArguments(function, elements, placeholders))) {
+      // The placeholders die with the sizes computed from them.
+      eraseDeadOps(body);
+      return;
+    }
     for (Operation &op : llvm::make_early_inc_range(body)) {
       b.setInsertionPoint(&op);
       Location loc = op.getLoc();
@@ -393,6 +420,11 @@ struct SymbolizeShapesPass
         op.getResult(0).replaceAllUsesWith(
             iotaOf(b, loc, type, iota.getIotaDimension(), *sizes));
         op.erase();
+      } else if (auto slice = dyn_cast<stablehlo::RealDynamicSliceOp>(op)) {
+        if (Value window = realDynamicSlice(b, slice, elements)) {
+          op.getResult(0).replaceAllUsesWith(window);
+          op.erase();
+        }
       } else if (auto gather = dyn_cast<stablehlo::DynamicGatherOp>(op)) {
         if (Value slice = gatherAsSlice(b, gather, elements)) {
           op.getResult(0).replaceAllUsesWith(slice);
@@ -454,6 +486,119 @@ struct SymbolizeShapesPass
     return tvm::DynamicSliceOp::create(
         b, op.getLoc(), type, op.getOperand(),
         b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())), operands);
+  }
+
+  /// Older exports pass each dimension variable's value as a leading
+  /// scalar argument. Its elements are a placeholder until a broadcast of
+  /// an argument says which argument dimension it is (the operand's
+  /// dynamic dimension lands where the placeholder sizes the result); then
+  /// they are that dimension. Failure when a placeholder that sizes
+  /// something stays unresolved (the function then stays as it is).
+  LogicalResult resolveDimensionArguments(func::FuncOp function,
+                                          SymbolicElements &elements,
+                                          SmallVector<Operation *> &unresolved) {
+    Block &body = function.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    Type index = b.getIndexType();
+    DenseMap<Value, BlockArgument> argOf;
+    for (BlockArgument arg : function.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || type.getRank() != 0 || !isa<IntegerType>(type.getElementType()) ||
+          type.getElementType().isInteger(1) || arg.use_empty())
+        continue;
+      Value placeholder =
+          UnrealizedConversionCastOp::create(b, arg.getLoc(), index, arg).getResult(0);
+      elements.set(arg, {placeholder});
+      argOf[placeholder] = arg;
+    }
+    if (argOf.empty())
+      return success();
+    // A placeholder in one class with an argument's dimension is that
+    // dimension (the first argument's, in order).
+    DenseMap<Value, std::pair<BlockArgument, int64_t>> resolved;
+    llvm::EquivalenceClasses<DimKey> classes = dimClasses(function, &elements);
+    for (BlockArgument arg : function.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type)
+        continue;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d) || !classes.contains(dimKey(arg, d)))
+          continue;
+        for (auto [placeholder, _] : argOf)
+          if (classes.contains(dimKey(placeholder, -1)) &&
+              classes.isEquivalent(dimKey(placeholder, -1), dimKey(arg, d)))
+            resolved.try_emplace(placeholder, arg, d);
+      }
+    }
+    bool stuck = false;
+    for (auto [placeholder, arg] : argOf) {
+      auto found = resolved.find(placeholder);
+      if (found == resolved.end()) {
+        unresolved.push_back(placeholder.getDefiningOp());
+        elements.forget(placeholder);
+        if (!placeholder.use_empty())
+          stuck = true;
+        continue;
+      }
+      auto [operand, dim] = found->second;
+      // Anew each time: the block's first op may be a placeholder erased.
+      b.setInsertionPointToStart(&body);
+      Value size = tvm::DimOp::create(b, arg.getLoc(), operand, dim);
+      placeholder.replaceAllUsesWith(size);
+      elements.replace(placeholder, size);
+      placeholder.getDefiningOp()->erase();
+    }
+    if (stuck)
+      return failure();
+    for (Operation *placeholder : unresolved)
+      placeholder->erase();
+    unresolved.clear();
+    return success();
+  }
+
+  /// real_dynamic_slice with unit strides: the window [start, limit) of
+  /// each dimension (a valid program's windows are in bounds, so the
+  /// dynamic slice's clamp changes nothing); null otherwise.
+  static Value realDynamicSlice(OpBuilder &b, stablehlo::RealDynamicSliceOp op,
+                                SymbolicElements &elements) {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto starts = elements.of(op.getStartIndices());
+    auto limits = elements.of(op.getLimitIndices());
+    auto strides = elements.of(op.getStrides());
+    int64_t rank = type.getRank();
+    if (!isTVMTensor(type) || failed(starts) || failed(limits) ||
+        failed(strides) || static_cast<int64_t>(starts->size()) != rank ||
+        static_cast<int64_t>(limits->size()) != rank ||
+        static_cast<int64_t>(strides->size()) != rank ||
+        !llvm::all_of(*strides, [](Value v) { return matchPattern(v, m_One()); }))
+      return {};
+    b.setInsertionPoint(op);
+    SmallVector<Value> operands(*starts);
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        operands.push_back(
+            arith::SubIOp::create(b, op.getLoc(), (*limits)[d], (*starts)[d]));
+    return tvm::DynamicSliceOp::create(
+        b, op.getLoc(), type, op.getOperand(),
+        b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())), operands);
+  }
+
+  struct Segments {
+    SmallVector<int64_t> dynamicDims;
+    /// The products of the static sizes before, between and after them.
+    SmallVector<int64_t> products{1};
+  };
+  static Segments staticSegments(ArrayRef<int64_t> shape) {
+    Segments segments;
+    for (auto [i, dim] : llvm::enumerate(shape)) {
+      if (ShapedType::isDynamic(dim)) {
+        segments.dynamicDims.push_back(i);
+        segments.products.push_back(1);
+      } else {
+        segments.products.back() *= dim;
+      }
+    }
+    return segments;
   }
 
   static bool isTVMTensor(Type type) {
@@ -548,24 +693,25 @@ struct SymbolizeShapesPass
     }
   }
 
-  /// Argument dimensions the program's ops say are equal (StableHLO
-  /// requires it: an elementwise op's operands, a product's batch and
-  /// contracting dimensions, ...) join one class: Relax, which cannot know
-  /// two symbols are equal, would lose the shape where they meet.
-  static void unifyByShapeRules(
-      func::FuncOp function,
-      llvm::EquivalenceClasses<std::pair<unsigned, int64_t>> &argClasses) {
-    using DimKey = std::pair<void *, int64_t>;
+  using DimKey = std::pair<void *, int64_t>;
+  static DimKey dimKey(Value v, int64_t d) {
+    return DimKey{v.getAsOpaquePointer(), d};
+  }
+
+  /// Dimensions the program's ops say are equal (StableHLO requires it: an
+  /// elementwise op's operands, a product's batch and contracting
+  /// dimensions, ...), in classes of (value, dimension). With `sizes`, a
+  /// dynamic op's result dimension also joins the size value that gives
+  /// it ((size, -1)).
+  static llvm::EquivalenceClasses<DimKey>
+  dimClasses(func::FuncOp function, SymbolicElements *sizes = nullptr) {
     llvm::EquivalenceClasses<DimKey> classes;
-    auto key = [](Value v, int64_t d) {
-      return DimKey{v.getAsOpaquePointer(), d};
-    };
     auto same = [&](Value x, int64_t dx, Value y, int64_t dy) {
       auto tx = dyn_cast<RankedTensorType>(x.getType());
       auto ty = dyn_cast<RankedTensorType>(y.getType());
       if (tx && ty && dx < tx.getRank() && dy < ty.getRank() &&
           tx.isDynamicDim(dx) && ty.isDynamicDim(dy))
-        classes.unionSets(key(x, dx), key(y, dy));
+        classes.unionSets(dimKey(x, dx), dimKey(y, dy));
     };
     auto sameShapes = [&](ValueRange values, Value result) {
       auto type = cast<RankedTensorType>(result.getType());
@@ -573,6 +719,24 @@ struct SymbolizeShapesPass
         if (cast<RankedTensorType>(v.getType()).getRank() == type.getRank())
           for (int64_t d = 0; d < type.getRank(); ++d)
             same(v, d, result, d);
+    };
+    auto sameSegments = [&](Value from, Value result) {
+      auto in = staticSegments(cast<RankedTensorType>(from.getType()).getShape());
+      auto out = staticSegments(cast<RankedTensorType>(result.getType()).getShape());
+      if (in.products == out.products)
+        for (auto [a, z] : llvm::zip(in.dynamicDims, out.dynamicDims))
+          same(from, a, result, z);
+    };
+    auto sizedBy = [&](Value result, Value shape) {
+      if (!sizes)
+        return;
+      auto elements = sizes->of(shape);
+      auto type = cast<RankedTensorType>(result.getType());
+      if (failed(elements) || static_cast<int64_t>(elements->size()) != type.getRank())
+        return;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          classes.unionSets(dimKey((*elements)[d], -1), dimKey(result, d));
     };
     for (Operation &op : function.getBody().front()) {
       if (op.getNumResults() != 1 || !isa<RankedTensorType>(op.getResult(0).getType()))
@@ -596,6 +760,15 @@ struct SymbolizeShapesPass
       } else if (auto broadcast = dyn_cast<stablehlo::BroadcastInDimOp>(op)) {
         for (auto [i, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
           same(broadcast.getOperand(), i, result, d);
+      } else if (auto broadcast = dyn_cast<stablehlo::DynamicBroadcastInDimOp>(op)) {
+        for (auto [i, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+          same(broadcast.getOperand(), i, result, d);
+        sizedBy(result, broadcast.getOutputDimensions());
+      } else if (auto reshape = dyn_cast<stablehlo::DynamicReshapeOp>(op)) {
+        sameSegments(reshape.getOperand(), result);
+        sizedBy(result, reshape.getOutputShape());
+      } else if (auto iota = dyn_cast<stablehlo::DynamicIotaOp>(op)) {
+        sizedBy(result, iota.getOutputShape());
       } else if (auto reduce = dyn_cast<stablehlo::ReduceOp>(op)) {
         for (Value input : reduce.getInputs()) {
           int64_t out = 0;
@@ -624,24 +797,36 @@ struct SymbolizeShapesPass
               same(side, d, result, out++);
         }
       } else if (isa<tvm::BroadcastToOp, tvm::ReshapeOp>(op)) {
-        // A size read off another value's dimension is that dimension.
         auto type = cast<RankedTensorType>(result.getType());
-        auto sizes = op.getOperands().drop_front();
+        // A reshape keeping its dynamic dimensions in order keeps them.
+        if (isa<tvm::ReshapeOp>(op))
+          sameSegments(op.getOperand(0), result);
+        // A size read off another value's dimension is that dimension.
+        auto given = op.getOperands().drop_front();
         for (int64_t d = 0, k = 0; d < type.getRank(); ++d) {
-          if (!type.isDynamicDim(d) || k >= static_cast<int64_t>(sizes.size()))
+          if (!type.isDynamicDim(d) || k >= static_cast<int64_t>(given.size()))
             continue;
-          if (auto dim = sizes[k++].getDefiningOp<tvm::DimOp>())
+          if (auto dim = given[k++].getDefiningOp<tvm::DimOp>())
             same(dim.getX(), dim.getDim(), result, d);
         }
       }
     }
-    // Argument dimensions in one class are one symbol.
+    return classes;
+  }
+
+  /// Argument dimensions in one class of dimClasses are one symbol: Relax,
+  /// which cannot know two symbols are equal, would lose the shape where
+  /// they meet.
+  static void unifyByShapeRules(
+      func::FuncOp function,
+      llvm::EquivalenceClasses<std::pair<unsigned, int64_t>> &argClasses) {
+    llvm::EquivalenceClasses<DimKey> classes = dimClasses(function);
     SmallVector<std::pair<DimKey, std::pair<unsigned, int64_t>>> argDims;
     for (BlockArgument arg : function.getArguments())
       if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
         for (int64_t d = 0; d < type.getRank(); ++d)
-          if (type.isDynamicDim(d) && classes.contains(key(arg, d)))
-            argDims.push_back({key(arg, d), {arg.getArgNumber(), d}});
+          if (type.isDynamicDim(d) && classes.contains(dimKey(arg, d)))
+            argDims.push_back({dimKey(arg, d), {arg.getArgNumber(), d}});
     for (auto &[x, xArg] : argDims)
       for (auto &[y, yArg] : argDims)
         if (xArg < yArg && classes.isEquivalent(x, y))

@@ -106,3 +106,58 @@ func.func @from_data(%x: tensor<f32>, %shape: tensor<1xi32>) -> tensor<?xf32> {
   %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
   return %b : tensor<?xf32>
 }
+
+// -----
+
+// An older export's dimension argument: the broadcast of an argument says
+// which of its dimensions the argument's value is; a reshape keeping its
+// dynamic dimension in order says the same.
+// CHECK-LABEL: func.func @dimension_argument
+// CHECK-SAME: tvm.dim_symbols = {{\[}}[], ["d1_0", 4], ["d1_0", 2, 2]]
+// CHECK: %[[N:.*]] = tvm.dim %arg1 {dim = 0 : i64}
+// CHECK: tvm.broadcast_to %{{.*}}, %[[N]] {shape = array<i64: 2, -1, 4>}
+// CHECK: tvm.reshape %arg2, %[[N]] {shape = array<i64: -1, 4>}
+// CHECK-NOT: unrealized_conversion_cast
+func.func @dimension_argument(%n: tensor<i64>, %x: tensor<?x4xf32>, %y: tensor<?x2x2xf32>) -> (tensor<2x?x4xf32>, tensor<?x4xf32>) {
+  %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+  %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %shape = stablehlo.concatenate %c2, %n1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %b = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1, 2] : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<2x?x4xf32>
+  %flat = stablehlo.concatenate %n1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = stablehlo.dynamic_reshape %y, %flat : (tensor<?x2x2xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+  return %b, %r : tensor<2x?x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+// A dimension argument no op ties to an argument dimension: the function
+// stays as it is, placeholders gone.
+// CHECK-LABEL: func.func @unresolved_dimension_argument
+// CHECK: stablehlo.dynamic_iota
+// CHECK-NOT: unrealized_conversion_cast
+func.func @unresolved_dimension_argument(%n: tensor<i64>) -> tensor<?xf32> {
+  %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+  return %iota : tensor<?xf32>
+}
+
+// -----
+
+// real_dynamic_slice with unit strides: a window of limit - start.
+// CHECK-LABEL: func.func @real_dynamic_slice
+// CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[M:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: tvm.dynamic_slice %arg0, %{{.*}}, %{{.*}}, %[[M]] {shape = array<i64: -1, 2>}
+func.func @real_dynamic_slice(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c3 = stablehlo.constant dense<3> : tensor<1xi32>
+  %start = stablehlo.constant dense<[1, 1]> : tensor<2xi32>
+  %limit = stablehlo.concatenate %n1, %c3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %strides = stablehlo.constant dense<1> : tensor<2xi32>
+  %w = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %w : tensor<?x2xf32>
+}

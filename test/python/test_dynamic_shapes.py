@@ -238,6 +238,17 @@ def test_dimension_arguments_of_older_exports():
         stablehlo_tvm.import_stablehlo(DIMENSION_ARGUMENT, specialize=[spec(()), spec((3, 4))])
 
 
+def test_dimension_argument_sizes_a_symbolic_build():
+    # The iota sized by the argument's value is added to the concatenation
+    # of x: the value is x's first dimension, one symbol for every size.
+    run = stablehlo_tvm.build(DIMENSION_ARGUMENT, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in (2, 5):
+        x = np.random.default_rng(n).standard_normal((n, 4)).astype(np.float32)
+        args = [np.int64(n), x]
+        np.testing.assert_allclose(run(*args), xla.run(DIMENSION_ARGUMENT, args)[0], rtol=1e-6)
+
+
 def test_unresolvable_shape_is_a_located_error():
     text = """
 func.func @main(%x: tensor<4xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {

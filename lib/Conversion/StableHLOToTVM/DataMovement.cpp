@@ -178,6 +178,7 @@ struct ConcatenateConversion : TVMTypedPattern<stablehlo::ConcatenateOp> {
 
 struct ReverseConversion : TVMTypedPattern<stablehlo::ReverseOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::ReverseOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     Value value = adaptor.getOperand();

@@ -37,7 +37,7 @@ SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
   auto boolType = type.clone(builder.getI1Type());
   auto splat = [&](const APInt &value) {
     return splatConstant(builder, loc, type,
-                         builder.getIntegerAttr(intType, value));
+                         builder.getIntegerAttr(intType, value), y);
   };
   Value isZero = tvm::EqualOp::create(builder, loc, boolType, y,
                                       splat(APInt::getZero(width)));
@@ -61,6 +61,7 @@ SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
 struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
   IntegerDivideConversion(MLIRContext *context)
       : TVMTypedPattern(context, /*benefit=*/2) {}
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::DivOp op, OpAdaptor adaptor,
@@ -72,7 +73,8 @@ struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
     Location loc = op.getLoc();
     Value allOnes = splatConstant(
         rewriter, loc, type,
-        rewriter.getIntegerAttr(intType, APInt::getAllOnes(intType.getWidth())));
+        rewriter.getIntegerAttr(intType, APInt::getAllOnes(intType.getWidth())),
+        adaptor.getLhs());
     SafeDivisor safe =
         makeSafeDivisor(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
     Value quotient = tvm::DivideOp::create(rewriter, loc, type, adaptor.getLhs(),
@@ -133,6 +135,7 @@ struct FloatMinMaxConversion : TVMTypedPattern<SrcOp> {
 /// broadcast.
 struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ClampOp op, OpAdaptor adaptor,
@@ -141,8 +144,8 @@ struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
       return rewriter.notifyMatchFailure(op, "element type unsupported");
     Location loc = op.getLoc();
     ArrayRef<int64_t> shape = op.getType().getShape();
-    Value lo = broadcastTo(rewriter, loc, adaptor.getMin(), shape);
-    Value hi = broadcastTo(rewriter, loc, adaptor.getMax(), shape);
+    Value lo = broadcastTo(rewriter, loc, adaptor.getMin(), shape, adaptor.getOperand());
+    Value hi = broadcastTo(rewriter, loc, adaptor.getMax(), shape, adaptor.getOperand());
     Value value = emitMinMax<tvm::MaximumOp>(rewriter, loc, adaptor.getOperand(), lo);
     rewriter.replaceOp(op, emitMinMax<tvm::MinimumOp>(rewriter, loc, value, hi));
     return success();
@@ -155,6 +158,7 @@ struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
 template <typename SrcOp>
 struct ShiftConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
@@ -171,11 +175,11 @@ struct ShiftConversion : TVMTypedPattern<SrcOp> {
     auto cast = [&](Value v, RankedTensorType to) {
       return astype(rewriter, loc, v, to);
     };
+    Value x = adaptor.getLhs(), amount = adaptor.getRhs();
     auto splat = [&](RankedTensorType t, int64_t v) {
       return splatConstant(rewriter, loc, t,
-                           rewriter.getIntegerAttr(t.getElementType(), v));
+                           rewriter.getIntegerAttr(t.getElementType(), v), x);
     };
-    Value x = adaptor.getLhs(), amount = adaptor.getRhs();
     auto boolType = type.clone(rewriter.getI1Type());
     // Named statements: the emitted op order must not depend on the order in
     // which C++ evaluates call arguments.
@@ -216,6 +220,7 @@ struct ShiftConversion : TVMTypedPattern<SrcOp> {
 /// x % 0 is x and INT_MIN % -1 is 0, as in XLA, without trapping.
 struct RemainderConversion : TVMTypedPattern<stablehlo::RemOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::RemOp op, OpAdaptor adaptor,

@@ -848,6 +848,7 @@ struct IsInfConversion : TVMTypedPattern<SrcOp> {
 /// power on floats (C's pow); integer powers are left unsupported.
 struct FloatPowerConversion : TVMTypedPattern<stablehlo::PowOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::PowOp op, OpAdaptor adaptor,
