@@ -739,7 +739,7 @@ struct SymbolizeShapesPass
           classes.unionSets(dimKey((*elements)[d], -1), dimKey(result, d));
     };
     for (Operation &op : function.getBody().front()) {
-      if (op.getNumResults() != 1 || !isa<RankedTensorType>(op.getResult(0).getType()))
+      if (op.getNumResults() == 0 || !isa<RankedTensorType>(op.getResult(0).getType()))
         continue;
       Value result = op.getResult(0);
       if (op.hasTrait<OpTrait::Elementwise>() ||
@@ -770,6 +770,8 @@ struct SymbolizeShapesPass
       } else if (auto iota = dyn_cast<stablehlo::DynamicIotaOp>(op)) {
         sizedBy(result, iota.getOutputShape());
       } else if (auto reduce = dyn_cast<stablehlo::ReduceOp>(op)) {
+        // Its inputs have one shape (argmax's values and indices).
+        sameShapes(reduce.getInputs().drop_front(), reduce.getInputs().front());
         for (Value input : reduce.getInputs()) {
           int64_t out = 0;
           auto rank = cast<RankedTensorType>(input.getType()).getRank();

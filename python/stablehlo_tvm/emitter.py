@@ -86,11 +86,16 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
 
     from .kernels import kernel_primfunc
 
-    operand_types = [operand.ty for operand in operands]
-    operand_infos = [(tuple(int(d) for d in t.shape), t.dtype, str(t)) for t in operand_types]
     result_infos = [type_info for _, type_info in op["results"]]
+    # Trailing operands: the sizes of the results' dynamic dimensions.
+    dynamic = sum(list(shape).count(-1) for shape, _, _ in result_infos if shape is not None)
+    operands, sizes = (operands[: len(operands) - dynamic], iter(operands[len(operands) - dynamic :])) if dynamic else (operands, iter(()))
+    operand_infos = [(None, operand.ty.dtype, str(operand.ty)) for operand in operands]
     where = _where(op)
-    out = [_tensor_type(type_info, where) for type_info in result_infos]
+    out = [
+        relax.TensorType([next(sizes) if d == -1 else d for d in shape], dtype) if shape is not None and -1 in shape else _tensor_type((shape, dtype, text), where)
+        for shape, dtype, text in result_infos
+    ]
     # Opaque to operator fusion (8 is TVM's kOpaque): a kernel keeps its own
     # loop nest, which FuseTIR cannot merge with legalized operators. It is
     # scheduled as written: the CPU rules find no blocks in it to schedule,

@@ -380,7 +380,8 @@ class _KernelWriter:
         scalar = len(shape) == 0 and scope == "local"
         if scope == "local" and dtype == "bfloat16":
             dtype = value_dtype = "float32"  # bfloat16 values are held in f32
-        dims = [tir.IntImm("int64", d) for d in (shape if not scalar else (1,))]
+        # A dynamic dimension (-1) is a variable the buffer binds when called.
+        dims = [tir.IntImm("int64", d) if d != -1 else tir.Var(self.fresh("n"), "int64") for d in (shape if not scalar else (1,))]
         buf = tir.decl_buffer(dims, dtype, self.fresh("buf" if scope == "global" else "local"), scope=scope)
         self.buffers[value_id] = (buf, value_dtype, scalar)
         return buf
@@ -408,6 +409,10 @@ class _KernelWriter:
                 value_id, (shape, dtype, _) = op["results"][0]
                 buf = self.buffer(value_id, shape, dtype, dtype, scope="local")
                 stmts.append(tir.AllocBuffer(buf))
+            elif name == "memref.dim":
+                buf, _, _ = self.buffers[operands[0]]
+                value_id, _ = op["results"][0]
+                self.values[value_id] = buf.shape[int(self.values[operands[1]])]
             elif name == "memref.load":
                 buf, value_dtype, indices = self.access(op, operands[0], operands[1:])
                 value_id, _ = op["results"][0]

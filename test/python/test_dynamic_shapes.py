@@ -177,6 +177,28 @@ def test_symbolic_reshape_minus_one_and_sizes_as_data():
     check_symbolic(exported(f, spec((b, 3))), f, lambda n: [np.arange(3 * n, dtype=np.float32).reshape(n, 3)], [1, 2, 7])
 
 
+def test_symbolic_kernels_embedding_argmax_and_scatter():
+    # Kernels (gather, reductions of several operands, scatter) read their
+    # sizes from their buffers.
+    b, s = export.symbolic_shape("b, s")
+    rng = np.random.default_rng(6)
+    table = jnp.asarray(rng.standard_normal((50, 8)).astype(np.float32))
+
+    def f(tokens, x):
+        embedded = table[tokens]  # gather over a symbolic batch and sequence
+        best = jnp.argmax(embedded.sum(-1), axis=1)
+        counts = jnp.zeros(50, jnp.float32).at[tokens.reshape(-1)].add(1.0)
+        return embedded.mean(1) + x, best, counts
+
+    exp = exported(f, spec((b, s), jnp.int32), spec((b, 8)))
+    run = stablehlo_tvm.build(exp, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n, m in ((1, 3), (4, 2), (3, 7)):
+        args = [rng.integers(0, 50, (n, m)).astype(np.int32), rng.standard_normal((n, 8)).astype(np.float32)]
+        for got, want in zip(run(*args), jax.jit(f)(*args)):
+            np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
+
+
 def test_symbolic_assertions_raise_jax_messages():
     b, = export.symbolic_shape("b")
     run = stablehlo_tvm.build(exported(lambda x: x * 2, spec((b, 4))), shapes="symbolic")

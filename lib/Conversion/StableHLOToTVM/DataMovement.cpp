@@ -97,6 +97,10 @@ struct BroadcastInDimConversion : TVMTypedPattern<stablehlo::BroadcastInDimOp> {
     SmallVector<int64_t> shape(resultType.getRank(), 1);
     for (int64_t i : order)
       shape[dims[i]] = operandType.getDimSize(i);
+    // Each dynamic result dimension is a dynamic operand dimension's.
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d) && !ShapedType::isDynamic(shape[d]))
+        return rewriter.notifyMatchFailure(op, "a dynamic size it cannot tell");
     value = reshapeTo(rewriter, loc, value, shape);
     rewriter.replaceOp(op, broadcastTo(rewriter, loc, value,
                                        resultType.getShape()));
@@ -109,6 +113,9 @@ struct ReshapeConversion : TVMTypedPattern<stablehlo::ReshapeOp> {
   bool symbolicShapes() const override { return true; }
   LogicalResult rewrite(stablehlo::ReshapeOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
+    if (!canReshape(cast<RankedTensorType>(op.getOperand().getType()),
+                    op.getType().getShape()))
+      return rewriter.notifyMatchFailure(op, "dynamic sizes it cannot tell");
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), adaptor.getOperand(),
                                      op.getType().getShape()));
     return success();

@@ -70,6 +70,26 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
                                                resultElement))));
       return success();
     }
+    // Checked before anything is built: the flattened operands' dynamic
+    // sizes must be ones a reshape can tell.
+    {
+      SmallVector<int64_t> lhsOrder(lhsBatch), rhsOrder(rhsBatch);
+      llvm::append_range(lhsOrder, lhsFree);
+      llvm::append_range(lhsOrder, lhsContract);
+      llvm::append_range(rhsOrder, rhsContract);
+      llvm::append_range(rhsOrder, rhsFree);
+      SmallVector<int64_t> flatLhs, flatRhs;
+      for (int64_t d : lhsBatch)
+        flatLhs.push_back(lhsType.getDimSize(d));
+      flatRhs = flatLhs;
+      flatLhs.append({product(lhsType, lhsFree), product(lhsType, lhsContract)});
+      flatRhs.append({product(lhsType, lhsContract), product(rhsType, rhsFree)});
+      if (!canReshape(lhsType.clone(permutedShape(lhsType.getShape(), lhsOrder)),
+                      flatLhs) ||
+          !canReshape(rhsType.clone(permutedShape(rhsType.getShape(), rhsOrder)),
+                      flatRhs))
+        return rewriter.notifyMatchFailure(op, "dynamic sizes it cannot tell");
+    }
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     // Half-precision results accumulate in f32 and round once, as XLA does;
     // mixed operand types compute in the (accumulation) result type.

@@ -25,9 +25,11 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
   auto operandType = cast<RankedTensorType>(operand.getType());
   auto indicesType = cast<RankedTensorType>(startIndices.getType());
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (!operandType.hasStaticShape() || !indicesType.hasStaticShape() ||
-      !resultType.hasStaticShape())
-    return rewriter.notifyMatchFailure(op, "dynamic shapes");
+  // Sizes may be dynamic (read from the buffers); the index vector's
+  // length may not.
+  if (dims.getIndexVectorDim() < indicesType.getRank() &&
+      indicesType.isDynamicDim(dims.getIndexVectorDim()))
+    return rewriter.notifyMatchFailure(op, "a dynamic index vector length");
   ArrayRef<int64_t> offsetDims = dims.getOffsetDims();
   ArrayRef<int64_t> collapsedDims = dims.getCollapsedSliceDims();
   ArrayRef<int64_t> operandBatchingDims = dims.getOperandBatchingDims();
@@ -47,11 +49,28 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
     return batchDims[j - (indexVectorDim < j ? 1 : 0)];
   };
 
+  // A dynamic result dimension is a batch dimension: the indices' one.
+  SmallVector<Value> resultSizes;
+  for (auto [position, d] : llvm::enumerate(batchDims)) {
+    int64_t j = static_cast<int64_t>(position);
+    if (j >= indexVectorDim)
+      ++j;
+    if (resultType.isDynamicDim(d)) {
+      if (j >= indicesType.getRank())
+        return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
+      resultSizes.push_back(
+          tvm::DimOp::create(rewriter, op->getLoc(), startIndices, j));
+    }
+  }
+  for (int64_t d : offsetDims)
+    if (resultType.isDynamicDim(d))
+      return rewriter.notifyMatchFailure(op, "a dynamic slice size");
   SmallVector<Value> results = buildKernel(
       rewriter, op->getLoc(), "gather", ValueRange{operand, startIndices},
       resultType,
       [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
-        buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
+        SmallVector<Value> operandSizes = bufferSizes(b, loc, in[0]);
+        buildLoopNest(b, loc, bufferSizes(b, loc, out[0]), /*parallel=*/true,
                       [&](OpBuilder &b, Location loc, ValueRange ivs) {
           Value zero = indexValue(b, loc, 0);
           SmallVector<Value> index(operandRank, zero);
@@ -61,8 +80,8 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
           for (auto [k, start] : llvm::enumerate(vector)) {
             // Clamped so that the slice fits: [0, size - slice size].
             int64_t d = startIndexMap[k];
-            Value limit = indexValue(
-                b, loc, operandType.getDimSize(d) - sliceSizes[d]);
+            Value limit = arith::SubIOp::create(
+                b, loc, operandSizes[d], indexValue(b, loc, sliceSizes[d]));
             Value low = arith::MaxSIOp::create(b, loc, start, zero);
             index[d] = arith::MinSIOp::create(b, loc, low, limit);
           }
@@ -76,13 +95,15 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
           Value value = memref::LoadOp::create(b, loc, in[0], index);
           memref::StoreOp::create(b, loc, value, out[0], ivs);
         });
-      });
+      },
+      /*inPlace=*/{}, resultSizes);
   rewriter.replaceOp(op, results);
   return success();
 }
 
 struct GatherToKernel : TVMTypedPattern<stablehlo::GatherOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::GatherOp op, OpAdaptor adaptor,
@@ -96,6 +117,7 @@ struct GatherToKernel : TVMTypedPattern<stablehlo::GatherOp> {
 /// dynamic_gather whose slice sizes are constants.
 struct DynamicGatherToKernel : TVMTypedPattern<stablehlo::DynamicGatherOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::DynamicGatherOp op, OpAdaptor adaptor,

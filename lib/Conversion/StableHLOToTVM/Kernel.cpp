@@ -96,9 +96,11 @@ void storeAccumulators(OpBuilder &builder, Location loc,
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
                                TypeRange resultTypes, KernelBodyBuilder body,
-                               ArrayRef<int64_t> inPlace) {
+                               ArrayRef<int64_t> inPlace,
+                               ValueRange resultSizes) {
   auto kernel = tvm::KernelOp::create(
       builder, loc, resultTypes, builder.getStringAttr(name), inputs,
+      resultSizes,
       inPlace.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(inPlace));
   SmallVector<Type> bufferTypes;
@@ -123,6 +125,43 @@ SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
 void buildLoopNest(
     OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, bool parallel,
     llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> bounds;
+  for (int64_t size : shape)
+    bounds.push_back(indexValue(builder, loc, size));
+  buildLoopNest(builder, loc, bounds, parallel, body);
+}
+
+SmallVector<Value> bufferSizes(OpBuilder &builder, Location loc, Value buffer,
+                               std::optional<ArrayRef<int64_t>> dims) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> all;
+  if (!dims) {
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.push_back(d);
+    dims = all;
+  }
+  SmallVector<Value> sizes;
+  for (int64_t d : *dims)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? Value(memref::DimOp::create(builder, loc, buffer, d))
+                        : indexValue(builder, loc, type.getDimSize(d)));
+  return sizes;
+}
+
+SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
+                                  Value value,
+                                  std::optional<ArrayRef<int64_t>> dims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d) && (!dims || llvm::is_contained(*dims, d)))
+      sizes.push_back(tvm::DimOp::create(builder, loc, value, d));
+  return sizes;
+}
+
+void buildLoopNest(
+    OpBuilder &builder, Location loc, ArrayRef<Value> shape, bool parallel,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   if (shape.empty()) {
     body(builder, loc, {});
     return;
@@ -135,7 +174,7 @@ void buildLoopNest(
       body(b, loc, ivs);
       return;
     }
-    Value upper = indexValue(b, loc, shape[dim]);
+    Value upper = shape[dim];
     auto inner = [&](OpBuilder &nested, Location, ValueRange iv) {
       ivs.push_back(iv.front());
       nest(nested, dim + 1);

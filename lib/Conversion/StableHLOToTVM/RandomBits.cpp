@@ -34,7 +34,7 @@ struct Words {
   /// A local buffer the words pass through after each round: as SSA values
   /// each word reads the previous ones twice, and TVM's analyses, which
   /// substitute bound values, would see expressions growing as 2^rounds.
-  Value spill;
+  Value spill = {};
 
   SmallVector<Value> spilled(ArrayRef<Value> words) {
     if (!spill)

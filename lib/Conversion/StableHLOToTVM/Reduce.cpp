@@ -124,7 +124,8 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   // Nothing to reduce: every result is the init value (Relax's reduction
   // of an empty bf16 tensor is not its identity).
   auto inputType = cast<RankedTensorType>(input.getType());
-  if (llvm::any_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 0; }))
+  if (type.hasStaticShape() &&
+      llvm::any_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 0; }))
     return broadcastTo(builder, loc, init, type.getShape());
   if (!dims.empty()) {
     result = ReduceOp::create(builder, loc, type, input,
@@ -163,14 +164,14 @@ Value emitBoolReduction(OpBuilder &builder, Location loc, RankedTensorType type,
                                        builder.getDenseI64ArrayAttr(dims),
                                        builder.getBoolAttr(false)));
     Value zero = splatConstant(builder, loc, type.clone(i8),
-                               builder.getIntegerAttr(i8, 0));
+                               builder.getIntegerAttr(i8, 0), reduced);
     result = tvm::NotEqualOp::create(builder, loc, type, reduced, zero);
   }
   DenseElementsAttr attr;
   if (matchPattern(originalInit, m_Constant(&attr)) && attr.isSplat() &&
       attr.getSplatValue<bool>() == !any && !dims.empty())
     return result;
-  Value initTensor = broadcastTo(builder, loc, init, type.getShape());
+  Value initTensor = broadcastTo(builder, loc, init, type.getShape(), result);
   if (any)
     return tvm::LogicalOrOp::create(builder, loc, type, result, initTensor);
   return tvm::LogicalAndOp::create(builder, loc, type, result, initTensor);

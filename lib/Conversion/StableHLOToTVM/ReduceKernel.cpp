@@ -16,18 +16,20 @@ namespace {
 
 struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     size_t count = op.getInputs().size();
     auto inputType = cast<RankedTensorType>(op.getInputs().front().getType());
-    auto resultShape =
-        cast<RankedTensorType>(op.getResult(0).getType()).getShape();
     ArrayRef<int64_t> dims = op.getDimensions();
-    SmallVector<int64_t> reducedShape;
-    for (int64_t dim : dims)
-      reducedShape.push_back(inputType.getDimSize(dim));
+    // The results' dynamic dimensions are the input's it keeps.
+    SmallVector<int64_t> kept = complementDims(inputType.getRank(), {dims});
+    SmallVector<Value> resultSizes;
+    for (size_t i = 0; i < op.getNumResults(); ++i)
+      llvm::append_range(resultSizes, dynamicSizesOf(rewriter, op.getLoc(),
+                                                     adaptor.getInputs()[i], kept));
     Block &body = op.getBody().front();
     if (failed(checkScalarizable(body)))
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
@@ -40,10 +42,13 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
           ValueRange operands = in.take_front(count);
           ValueRange inits = in.drop_front(count);
-          buildLoopNest(b, loc, resultShape, /*parallel=*/true,
+          SmallVector<Value> resultBounds = bufferSizes(b, loc, out.front());
+          buildLoopNest(b, loc, resultBounds, /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange kept) {
             SmallVector<Value> accumulators = initAccumulators(b, loc, inits);
-            buildLoopNest(b, loc, reducedShape, /*parallel=*/false,
+            SmallVector<Value> reducedBounds =
+                bufferSizes(b, loc, operands.front(), dims);
+            buildLoopNest(b, loc, reducedBounds, /*parallel=*/false,
                           [&](OpBuilder &b, Location loc, ValueRange reduced) {
               // The input index: reduced dimensions from the inner loops,
               // the others from the result index, in order.
@@ -60,7 +65,8 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
             });
             storeAccumulators(b, loc, accumulators, out, kept);
           });
-        });
+        },
+        /*inPlace=*/{}, resultSizes);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);

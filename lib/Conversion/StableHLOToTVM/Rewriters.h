@@ -86,6 +86,11 @@ struct TVMTypedPattern : OpConversionPattern<Op> {
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
                 ArrayRef<int64_t> shape);
 
+/// Whether reshapeTo can take a value of type `from` to `to`: at most one
+/// dynamic dimension (Relax infers it), or the same dynamic dimensions in
+/// order with the same static element counts between them.
+bool canReshape(RankedTensorType from, ArrayRef<int64_t> to);
+
 /// `value` reshaped to `shape`, whose dynamic dimensions are `sizes` (one
 /// `index` each) where Relax cannot infer them.
 Value reshapeWithSizes(OpBuilder &builder, Location loc, Value value,
@@ -176,16 +181,36 @@ using KernelBodyBuilder =
 /// A tvm.kernel named `name` over `inputs` with results of `resultTypes`.
 /// With `inPlace` (one input index or -1 per result), result i is written
 /// into input inPlace[i]'s buffer: `body` gets that buffer as the result's.
+/// Results with dynamic dimensions take their sizes from `resultSizes`
+/// (one index value per dynamic dimension, in order).
 SmallVector<Value> buildKernel(OpBuilder &builder, Location loc,
                                StringRef name, ValueRange inputs,
                                TypeRange resultTypes, KernelBodyBuilder body,
-                               ArrayRef<int64_t> inPlace = {});
+                               ArrayRef<int64_t> inPlace = {},
+                               ValueRange resultSizes = {});
 
 /// Loops over every index of `shape` (the outermost parallel when
 /// `parallel`); `body` gets the induction variables. Rank 0 runs `body` once.
 void buildLoopNest(
     OpBuilder &builder, Location loc, ArrayRef<int64_t> shape, bool parallel,
     llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+/// The same over index values `bounds` (sizes known when the kernel runs).
+void buildLoopNest(
+    OpBuilder &builder, Location loc, ArrayRef<Value> bounds, bool parallel,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+/// The sizes of `buffer`'s dimensions `dims` (all when empty) inside a
+/// kernel body: constants where static, memref.dim where dynamic.
+SmallVector<Value> bufferSizes(OpBuilder &builder, Location loc, Value buffer,
+                               std::optional<ArrayRef<int64_t>> dims = {});
+
+/// The sizes of `value`'s dynamic dimensions `dims` (all when empty), in
+/// order, as tvm.dim values: what a kernel with results of those
+/// dimensions takes as `result_sizes`.
+SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
+                                  Value value,
+                                  std::optional<ArrayRef<int64_t>> dims = {});
 
 /// Computes the scalar results of an elementwise kernel from the scalars of
 /// its inputs (all of the results' shape).

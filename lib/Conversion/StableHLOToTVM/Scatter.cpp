@@ -24,6 +24,7 @@ namespace {
 
 struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ScatterOp op, OpAdaptor adaptor,
@@ -32,10 +33,12 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     auto operandType = cast<RankedTensorType>(op.getInputs()[0].getType());
     auto indicesType = cast<RankedTensorType>(op.getScatterIndices().getType());
     auto updatesType = cast<RankedTensorType>(op.getUpdates()[0].getType());
-    if (!operandType.hasStaticShape() || !indicesType.hasStaticShape() ||
-        !updatesType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
     auto dims = op.getScatterDimensionNumbers();
+    // Sizes may be dynamic (read from the buffers); the index vector's
+    // length may not.
+    if (dims.getIndexVectorDim() < indicesType.getRank() &&
+        indicesType.isDynamicDim(dims.getIndexVectorDim()))
+      return rewriter.notifyMatchFailure(op, "a dynamic index vector length");
     ArrayRef<int64_t> updateWindowDims = dims.getUpdateWindowDims();
     ArrayRef<int64_t> insertedWindowDims = dims.getInsertedWindowDims();
     ArrayRef<int64_t> inputBatchingDims = dims.getInputBatchingDims();
@@ -53,10 +56,6 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
         complementDims(operandRank, {insertedWindowDims, inputBatchingDims});
     if (operandWindowDims.size() != updateWindowDims.size())
       return rewriter.notifyMatchFailure(op, "inconsistent window dims");
-    SmallVector<int64_t> windowSize(operandRank, 1);
-    for (auto [operandDim, updateDim] :
-         llvm::zip(operandWindowDims, updateWindowDims))
-      windowSize[operandDim] = updatesType.getDimSize(updateDim);
     // The update scatter dimension that walks scatter_indices dimension j.
     auto updateDimOfIndicesDim = [&](int64_t j) {
       int64_t position = j - (indexVectorDim < j ? 1 : 0);
@@ -73,6 +72,11 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     // See stablehlo-update-loop-slices-in-place: no one else reads the
     // operand, so the updates go into its buffer, with nothing to copy.
     bool inPlace = count == 1 && op->hasAttr("tvm.in_place");
+    // The results are the operands' shapes.
+    SmallVector<Value> resultSizes;
+    for (Value input : adaptor.getInputs())
+      llvm::append_range(resultSizes,
+                         dynamicSizesOf(rewriter, op.getLoc(), input));
     SmallVector<int64_t> aliases;
     if (inPlace)
       aliases.push_back(0);
@@ -82,15 +86,29 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
           ValueRange operands = in.take_front(count);
           Value indices = in[count];
           ValueRange updates = in.drop_front(count + 1);
+          SmallVector<Value> operandSizes = bufferSizes(b, loc, operands.front());
+          // The last start at which a window fits, per operand dimension.
+          SmallVector<Value> lastStart(operandSizes);
+          for (auto [operandDim, updateDim] :
+               llvm::zip(operandWindowDims, updateWindowDims)) {
+            Value window = bufferSizes(b, loc, updates.front(), {{updateDim}})[0];
+            lastStart[operandDim] = arith::SubIOp::create(
+                b, loc, operandSizes[operandDim], window);
+          }
+          for (int64_t d = 0; d < operandRank; ++d)
+            if (!llvm::is_contained(operandWindowDims, d))
+              lastStart[d] = arith::SubIOp::create(b, loc, operandSizes[d],
+                                                   indexValue(b, loc, 1));
           if (!inPlace)
-            buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
+            buildLoopNest(b, loc, operandSizes, /*parallel=*/true,
                           [&](OpBuilder &b, Location loc, ValueRange ivs) {
               for (auto [operand, result] : llvm::zip(operands, out)) {
                 Value value = memref::LoadOp::create(b, loc, operand, ivs);
                 memref::StoreOp::create(b, loc, value, result, ivs);
               }
             });
-          buildLoopNest(b, loc, updatesType.getShape(), /*parallel=*/false,
+          buildLoopNest(b, loc, bufferSizes(b, loc, updates.front()),
+                        /*parallel=*/false,
                         [&](OpBuilder &b, Location loc, ValueRange update) {
             Value zero = indexValue(b, loc, 0);
             SmallVector<Value> start(operandRank, zero);
@@ -107,10 +125,8 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
             for (int64_t d = 0; d < operandRank; ++d) {
               Value nonNegative = arith::CmpIOp::create(
                   b, loc, arith::CmpIPredicate::sge, start[d], zero);
-              Value limit = indexValue(
-                  b, loc, operandType.getDimSize(d) - windowSize[d]);
               Value fits = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::sle, start[d], limit);
+                  b, loc, arith::CmpIPredicate::sle, start[d], lastStart[d]);
               Value both = arith::AndIOp::create(b, loc, nonNegative, fits);
               valid = valid ? Value(arith::AndIOp::create(b, loc, valid, both))
                             : both;
@@ -139,7 +155,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
               memref::StoreOp::create(inner, loc, value, result, target);
           });
         },
-        aliases);
+        aliases, resultSizes);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);

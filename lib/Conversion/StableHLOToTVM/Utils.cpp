@@ -27,13 +27,10 @@ SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape) {
   return attr;
 }
 
-/// The sizes of `shape`'s dynamic dimensions when `value`'s dynamic
-/// dimensions are the same ones in the same order, with the same static
-/// element counts between them; std::nullopt otherwise.
-static std::optional<SmallVector<Value>>
-carriedSizes(OpBuilder &builder, Location loc, Value value,
-             ArrayRef<int64_t> shape) {
-  ArrayRef<int64_t> from = cast<RankedTensorType>(value.getType()).getShape();
+/// Whether `from`'s dynamic dimensions are `to`'s, in order, with the
+/// same static element counts between them (`positions`: `from`'s).
+static bool keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                             SmallVector<int64_t> &positions) {
   auto segments = [](ArrayRef<int64_t> dims, SmallVector<int64_t> &positions) {
     SmallVector<int64_t> products{1};
     for (auto [i, dim] : llvm::enumerate(dims)) {
@@ -46,8 +43,24 @@ carriedSizes(OpBuilder &builder, Location loc, Value value,
     }
     return products;
   };
-  SmallVector<int64_t> fromPositions, toPositions;
-  if (segments(from, fromPositions) != segments(shape, toPositions))
+  SmallVector<int64_t> toPositions;
+  return segments(from, positions) == segments(to, toPositions);
+}
+
+bool canReshape(RankedTensorType from, ArrayRef<int64_t> to) {
+  SmallVector<int64_t> positions;
+  return llvm::count_if(to, ShapedType::isDynamic) <= 1 ||
+         from.getShape() == to || keepsDynamicDims(from.getShape(), to, positions);
+}
+
+/// The sizes of `shape`'s dynamic dimensions when `value`'s dynamic
+/// dimensions are the same ones (keepsDynamicDims); std::nullopt otherwise.
+static std::optional<SmallVector<Value>>
+carriedSizes(OpBuilder &builder, Location loc, Value value,
+             ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> from = cast<RankedTensorType>(value.getType()).getShape();
+  SmallVector<int64_t> fromPositions;
+  if (!keepsDynamicDims(from, shape, fromPositions))
     return std::nullopt;
   SmallVector<Value> sizes;
   for (int64_t position : fromPositions)

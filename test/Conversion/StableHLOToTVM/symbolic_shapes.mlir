@@ -95,3 +95,37 @@ func.func @stays(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
   %1 = stablehlo.slice %x [1:2] : (tensor<?xf32>) -> tensor<?xf32>
   return %0, %1 : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// A reduction of several operands (argmax) is a kernel whose result takes
+// its size from the input's kept dimension and whose loops read their
+// bounds from the buffers.
+// CHECK-LABEL: func @argmax_kernel
+// CHECK: %[[N:.*]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[M:.*]] = tvm.dim %arg1 {dim = 0 : i64}
+// CHECK: tvm.kernel "reduce"(%arg0, %arg1, %{{.*}}, %{{.*}}) sizes[%[[N]], %[[M]]] : (tensor<?x5xf32>, tensor<?x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>)
+// CHECK: memref.dim
+func.func @argmax_kernel(%x: tensor<?x5xf32>, %i: tensor<?x5xi32>) -> tensor<?xi32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%x init: %ninf), (%i init: %zero) across dimensions = [1] : (tensor<?x5xf32>, tensor<?x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<?xf32>, tensor<?xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ia: tensor<i32>, %ib: tensor<i32>) {
+    %gt = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = stablehlo.select %gt, %a, %b : tensor<i1>, tensor<f32>
+    %j = stablehlo.select %gt, %ia, %ib : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+  }
+  return %0#1 : tensor<?xi32>
+}
+
+// -----
+
+// A gather over symbolic indices: the result's batch size is the indices'.
+// CHECK-LABEL: func @gather_kernel
+// CHECK: %[[N:.*]] = tvm.dim %arg1 {dim = 0 : i64}
+// CHECK: tvm.kernel "gather"(%arg0, %arg1) sizes[%[[N]]] : (tensor<50x8xf32>, tensor<?x1xi32>) -> tensor<?x8xf32>
+func.func @gather_kernel(%table: tensor<50x8xf32>, %ids: tensor<?x1xi32>) -> tensor<?x8xf32> {
+  %0 = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>}> : (tensor<50x8xf32>, tensor<?x1xi32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}

@@ -227,6 +227,12 @@ LogicalResult KernelOp::verifyRegions() {
       return emitOpError() << "buffer " << index << " must be " << expected
                            << ", not " << argType;
   }
+  int64_t dynamic = 0;
+  for (Type type : getResults().getTypes())
+    dynamic += cast<RankedTensorType>(type).getNumDynamicDims();
+  if (static_cast<int64_t>(getResultSizes().size()) != dynamic)
+    return emitOpError() << "needs a size per dynamic result dimension ("
+                         << dynamic << ")";
   if (std::optional<ArrayRef<int64_t>> inPlace = getInPlace()) {
     if (inPlace->size() != getNumResults())
       return emitOpError() << "in_place must name one input (or -1) per result";

@@ -423,7 +423,8 @@ def TVM_YieldOp : TVM_Op<"yield", [Pure, Terminator,
 
 // Kernels: what no Relax operator computes.
 def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
-                                     NoTerminator, Pure]> {
+                                     NoTerminator, Pure,
+                                     AttrSizedOperandSegments]> {
   let summary = "A TIR PrimFunc from a scalar loop nest, called with call_tir";
   let description = [{
     The body is the PrimFunc: its block arguments are buffers, one memref per
@@ -441,6 +442,10 @@ def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     importer asks for it only where no one else reads the input (a
     loop-carried value, whose initial value the loop copies first).
 
+    Results with dynamic dimensions take their sizes from `result_sizes`,
+    one per dynamic dimension in order (the body reads the buffers' sizes
+    with `memref.dim`).
+
     ```mlir
     %r = tvm.kernel "argmax" (%x) : (tensor<8xf32>) -> tensor<i32> {
     ^bb0(%in: memref<8xf32>, %out: memref<i32>):
@@ -449,12 +454,13 @@ def TVM_KernelOp : TVM_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     ```
   }];
   let arguments = (ins StrAttr:$name, Variadic<TVM_Tensor>:$inputs,
+                       Variadic<Index>:$result_sizes,
                        OptionalAttr<DenseI64ArrayAttr>:$in_place);
   let results = (outs Variadic<TVM_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
-    $body
+    $name `(` $inputs `)` (`sizes` `[` $result_sizes^ `]`)? attr-dict `:`
+    functional-type($inputs, $results) $body
   }];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
