@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "mlir/IR/IRMapping.h"
@@ -420,6 +421,42 @@ struct ElementwiseMapAsOps : OpRewritePattern<stablehlo::MapOp> {
   }
 };
 
+/// A constant the body of a sort, reduce, scatter, window or map op uses
+/// from outside (jax.export hoists them: jnp.sort's NaN-ordering
+/// comparator) is cloned into the body, which the kernels translate as a
+/// scalar function of its arguments alone. Loops and branches keep theirs
+/// (stablehlo-isolate-loops carries what they use).
+struct ConstantsIntoBodies : RewritePattern {
+  ConstantsIntoBodies(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumRegions() == 0 ||
+        !isa_and_nonnull<stablehlo::StableHLODialect>(op->getDialect()) ||
+        isa<stablehlo::WhileOp, stablehlo::IfOp, stablehlo::CaseOp>(op))
+      return failure();
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    bool changed = false;
+    for (Value value : captured) {
+      auto constant = value.getDefiningOp<stablehlo::ConstantOp>();
+      if (!constant)
+        continue;
+      for (Region &region : op->getRegions()) {
+        if (region.empty())
+          continue;
+        rewriter.setInsertionPointToStart(&region.front());
+        Operation *copy = rewriter.clone(*constant);
+        rewriter.replaceUsesWithIf(value, copy->getResult(0), [&](OpOperand &use) {
+          return region.isAncestor(use.getOwner()->getParentRegion());
+        });
+        changed = true;
+      }
+    }
+    return success(changed);
+  }
+};
+
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -428,7 +465,8 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
-                 ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction>(
+                 ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
+                 ConstantsIntoBodies>(
         &getContext());
     if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();

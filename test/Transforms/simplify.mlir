@@ -217,3 +217,24 @@ func.func @select_of_one_value(%c: tensor<3xi1>, %x: tensor<3xf16>) -> tensor<3x
   %1 = stablehlo.subtract %0, %x : tensor<3xf16>
   return %1 : tensor<3xf16>
 }
+
+// -----
+
+// A constant a body uses from outside (jax.export hoists jnp.sort's) is
+// cloned into the body.
+// CHECK-LABEL: func.func @constants_into_bodies
+// CHECK: stablehlo.sort
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: stablehlo.compare  EQ, %{{.*}}, %[[Z]]
+func.func @constants_into_bodies(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %z = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %c = stablehlo.select %z, %zero, %a : tensor<i1>, tensor<f32>
+    %lt = stablehlo.compare LT, %c, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -199,6 +199,31 @@ def test_symbolic_kernels_embedding_argmax_and_scatter():
             np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
 
 
+def test_exported_sort_and_pooling_at_every_size():
+    # jax.export hoists the constants of jnp.sort's comparator out of it;
+    # max pooling over a symbolic batch; its gradient (select_and_scatter)
+    # builds per size.
+    b, = export.symbolic_shape("b")
+    rng = np.random.default_rng(7)
+
+    def pool(x):
+        return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    def f(x):
+        return jnp.sort(x, axis=-1), pool(x)
+
+    def grad(x):
+        return jnp.sort(x, axis=-1), jax.grad(lambda x: pool(x).sum())(x)
+
+    run = stablehlo_tvm.build(exported(f, spec((b, 4, 4, 3))), shapes="symbolic")
+    per_size = stablehlo_tvm.build(exported(grad, spec((b, 4, 4, 3))))
+    for n in (1, 2, 5):
+        x = rng.standard_normal((n, 4, 4, 3)).astype(np.float32)
+        for fn, compiled in ((f, run), (grad, per_size)):
+            for got, want in zip(compiled(x), jax.jit(fn)(x)):
+                np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)
+
+
 def test_symbolic_assertions_raise_jax_messages():
     b, = export.symbolic_shape("b")
     run = stablehlo_tvm.build(exported(lambda x: x * 2, spec((b, 4))), shapes="symbolic")

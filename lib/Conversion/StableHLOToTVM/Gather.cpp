@@ -49,8 +49,12 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
     return batchDims[j - (indexVectorDim < j ? 1 : 0)];
   };
 
-  // A dynamic result dimension is a batch dimension: the indices' one.
-  SmallVector<Value> resultSizes;
+  // A dynamic result dimension is a batch dimension: the indices' one
+  // (checked before anything is built).
+  for (int64_t d : offsetDims)
+    if (resultType.isDynamicDim(d))
+      return rewriter.notifyMatchFailure(op, "a dynamic slice size");
+  SmallVector<int64_t> sizeDims;
   for (auto [position, d] : llvm::enumerate(batchDims)) {
     int64_t j = static_cast<int64_t>(position);
     if (j >= indexVectorDim)
@@ -58,13 +62,13 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
     if (resultType.isDynamicDim(d)) {
       if (j >= indicesType.getRank())
         return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
-      resultSizes.push_back(
-          tvm::DimOp::create(rewriter, op->getLoc(), startIndices, j));
+      sizeDims.push_back(j);
     }
   }
-  for (int64_t d : offsetDims)
-    if (resultType.isDynamicDim(d))
-      return rewriter.notifyMatchFailure(op, "a dynamic slice size");
+  SmallVector<Value> resultSizes;
+  for (int64_t j : sizeDims)
+    resultSizes.push_back(
+        tvm::DimOp::create(rewriter, op->getLoc(), startIndices, j));
   SmallVector<Value> results = buildKernel(
       rewriter, op->getLoc(), "gather", ValueRange{operand, startIndices},
       resultType,

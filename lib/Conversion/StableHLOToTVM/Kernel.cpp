@@ -148,6 +148,15 @@ SmallVector<Value> bufferSizes(OpBuilder &builder, Location loc, Value buffer,
   return sizes;
 }
 
+SmallVector<Value> sliceSizes(OpBuilder &builder, Location loc, Value buffer,
+                              int64_t dim) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < cast<MemRefType>(buffer.getType()).getRank(); ++d)
+    sizes.push_back(d == dim ? indexValue(builder, loc, 1)
+                             : bufferSizes(builder, loc, buffer, {{d}})[0]);
+  return sizes;
+}
+
 SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
                                   Value value,
                                   std::optional<ArrayRef<int64_t>> dims) {

@@ -24,15 +24,15 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
     size_t count = op.getInputs().size();
     auto inputType = cast<RankedTensorType>(op.getInputs().front().getType());
     ArrayRef<int64_t> dims = op.getDimensions();
+    Block &body = op.getBody().front();
+    if (failed(checkScalarizable(body)))
+      return rewriter.notifyMatchFailure(op, "body has no scalar form");
     // The results' dynamic dimensions are the input's it keeps.
     SmallVector<int64_t> kept = complementDims(inputType.getRank(), {dims});
     SmallVector<Value> resultSizes;
     for (size_t i = 0; i < op.getNumResults(); ++i)
       llvm::append_range(resultSizes, dynamicSizesOf(rewriter, op.getLoc(),
                                                      adaptor.getInputs()[i], kept));
-    Block &body = op.getBody().front();
-    if (failed(checkScalarizable(body)))
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());

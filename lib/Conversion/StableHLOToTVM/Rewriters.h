@@ -205,6 +205,10 @@ void buildLoopNest(
 SmallVector<Value> bufferSizes(OpBuilder &builder, Location loc, Value buffer,
                                std::optional<ArrayRef<int64_t>> dims = {});
 
+/// The sizes of `buffer`'s slices along `dim`: bufferSizes with 1 at `dim`.
+SmallVector<Value> sliceSizes(OpBuilder &builder, Location loc, Value buffer,
+                              int64_t dim);
+
 /// The sizes of `value`'s dynamic dimensions `dims` (all when empty), in
 /// order, as tvm.dim values: what a kernel with results of those
 /// dimensions takes as `result_sizes`.

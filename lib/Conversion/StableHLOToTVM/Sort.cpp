@@ -216,19 +216,22 @@ struct SliceSorter {
 
 struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::SortOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
-    if (!type.hasStaticShape() || type.getRank() == 0)
-      return rewriter.notifyMatchFailure(op, "dynamic or rank-0 shape");
+    if (type.getRank() == 0)
+      return rewriter.notifyMatchFailure(op, "rank-0 shape");
     int64_t rank = type.getRank();
     auto dimension = static_cast<int64_t>(op.getDimension());
     int64_t dim = dimension < 0 ? dimension + rank : dimension;
+    // The algorithm follows the sorted length: other dimensions may be
+    // dynamic (read from the buffers), that one may not.
+    if (dim < 0 || dim >= rank || type.isDynamicDim(dim))
+      return rewriter.notifyMatchFailure(op, "a dynamic sort dimension");
     int64_t length = type.getDimSize(dim);
-    SmallVector<int64_t> slices(type.getShape());
-    slices[dim] = 1;
     Block &comparator = op.getComparator().front();
     if (failed(checkScalarizable(comparator)))
       return rewriter.notifyMatchFailure(op, "comparator has no scalar form");
@@ -239,9 +242,16 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
     if (merging)
       kernelTypes.append(op.getResultTypes().begin(), op.getResultTypes().end());
     bool scalarized = true;
+    // Results (and the scratch copies) have the inputs' shapes.
+    SmallVector<Value> resultSizes;
+    for (size_t k = 0; k < kernelTypes.size(); ++k)
+      llvm::append_range(resultSizes,
+                         dynamicSizesOf(rewriter, op.getLoc(),
+                                        adaptor.getInputs()[k % count]));
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "sort", adaptor.getInputs(), kernelTypes,
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
+          SmallVector<Value> slices = sliceSizes(b, loc, in.front(), dim);
           buildLoopNest(b, loc, slices, /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange slice) {
             auto at = [&](Value position) {
@@ -259,7 +269,8 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
             }
             scalarized = scalarized && sorter.scalarized;
           });
-        });
+        },
+        /*inPlace=*/{}, resultSizes);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "comparator has no scalar form");
     rewriter.replaceOp(op, ArrayRef<Value>(results).take_front(count));

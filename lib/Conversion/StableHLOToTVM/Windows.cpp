@@ -56,7 +56,7 @@ std::pair<SmallVector<Value>, Value>
 windowElement(OpBuilder &b, Location loc, ValueRange result, ValueRange window,
               ArrayRef<int64_t> strides, ArrayRef<int64_t> windowDilations,
               ArrayRef<int64_t> baseDilations, ArrayRef<int64_t> low,
-              ArrayRef<int64_t> shape) {
+              ArrayRef<Value> shape) {
   SmallVector<Value> index;
   Value valid;
   Value zero = indexValue(b, loc, 0);
@@ -80,15 +80,39 @@ windowElement(OpBuilder &b, Location loc, ValueRange result, ValueRange window,
       valid = andAll(b, loc, valid, onElement);
       element = arith::DivSIOp::create(b, loc, position, factor);
     }
-    Value size = indexValue(b, loc, shape[d]);
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         element, size);
+                                         element, shape[d]);
     valid = andAll(b, loc, valid, inside);
     index.push_back(element);
   }
   if (!valid) // rank 0: the one element
     valid = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   return {index, valid};
+}
+
+/// Whether every dynamic dimension of `type` is one the window leaves as
+/// it is (size 1, unit stride and dilations, no padding): those keep their
+/// size, read from the buffers.
+bool windowKeepsDynamicDims(RankedTensorType type, ArrayRef<int64_t> window,
+                            ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> baseDilations,
+                            ArrayRef<int64_t> windowDilations,
+                            std::optional<DenseIntElementsAttr> padding) {
+  SmallVector<int64_t> flat;
+  if (padding)
+    flat.assign(padding->getValues<int64_t>().begin(),
+                padding->getValues<int64_t>().end());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    bool padded = 2 * d + 1 < static_cast<int64_t>(flat.size()) &&
+                  (flat[2 * d] != 0 || flat[2 * d + 1] != 0);
+    if (d >= static_cast<int64_t>(window.size()) || window[d] != 1 ||
+        strides[d] != 1 || baseDilations[d] != 1 || windowDilations[d] != 1 ||
+        padded)
+      return false;
+  }
+  return true;
 }
 
 /// The dimension along which `op` is a cumulative reduction, and whether it
@@ -126,21 +150,22 @@ scanDimension(stablehlo::ReduceWindowOp op, ArrayRef<int64_t> strides,
 
 struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ReduceWindowOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     size_t count = op.getInputs().size();
     auto inputType = cast<RankedTensorType>(op.getInputs()[0].getType());
-    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
-    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
     int64_t rank = inputType.getRank();
     ArrayRef<int64_t> window = op.getWindowDimensions();
     SmallVector<int64_t> strides = orOnes(op.getWindowStrides(), rank);
     SmallVector<int64_t> baseDilations = orOnes(op.getBaseDilations(), rank);
     SmallVector<int64_t> windowDilations =
         orOnes(op.getWindowDilations(), rank);
+    if (!windowKeepsDynamicDims(inputType, window, strides, baseDilations,
+                                windowDilations, op.getPadding()))
+      return rewriter.notifyMatchFailure(op, "a window over a dynamic dimension");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &body = op.getBody().front();
     if (failed(checkScalarizable(body)))
@@ -148,6 +173,10 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
+    SmallVector<Value> resultSizes;
+    for (Value input : adaptor.getInputs())
+      llvm::append_range(resultSizes,
+                         dynamicSizesOf(rewriter, op.getLoc(), input));
     bool scalarized = true;
     auto fold = [&](OpBuilder &b, Location loc, ValueRange accumulators,
                     ValueRange operands, ValueRange index) {
@@ -162,8 +191,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
                         ValueRange out) {
       auto [dim, backward] = *scan;
       int64_t length = inputType.getDimSize(dim);
-      SmallVector<int64_t> slices(inputType.getShape());
-      slices[dim] = 1;
+      SmallVector<Value> slices = sliceSizes(b, loc, in.front(), dim);
       buildLoopNest(b, loc, slices, /*parallel=*/true,
                     [&](OpBuilder &b, Location loc, ValueRange slice) {
         SmallVector<Value> accumulators =
@@ -183,7 +211,8 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     // Each result position folds its own window.
     auto windowBody = [&](OpBuilder &b, Location loc, ValueRange in,
                           ValueRange out) {
-      buildLoopNest(b, loc, resultType.getShape(), /*parallel=*/true,
+      SmallVector<Value> inputSizes = bufferSizes(b, loc, in.front());
+      buildLoopNest(b, loc, bufferSizes(b, loc, out.front()), /*parallel=*/true,
                     [&](OpBuilder &b, Location loc, ValueRange result) {
         SmallVector<Value> accumulators =
             initAccumulators(b, loc, in.drop_front(count));
@@ -191,7 +220,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
                       [&](OpBuilder &b, Location loc, ValueRange w) {
           auto [index, valid] =
               windowElement(b, loc, result, w, strides, windowDilations,
-                            baseDilations, low, inputType.getShape());
+                            baseDilations, low, inputSizes);
           // Padding and dilation holes are skipped, as XLA does.
           auto inBounds = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
           OpBuilder::InsertionGuard guard(b);
@@ -203,9 +232,9 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     };
     SmallVector<Value> results =
         scan ? buildKernel(rewriter, op.getLoc(), "cumulative_reduce", inputs,
-                           op.getResultTypes(), scanBody)
+                           op.getResultTypes(), scanBody, {}, resultSizes)
              : buildKernel(rewriter, op.getLoc(), "reduce_window", inputs,
-                           op.getResultTypes(), windowBody);
+                           op.getResultTypes(), windowBody, {}, resultSizes);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);
@@ -221,13 +250,13 @@ struct SelectAndScatterToKernel
   rewrite(stablehlo::SelectAndScatterOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     auto operandType = cast<RankedTensorType>(op.getOperand().getType());
-    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
-    if (!operandType.hasStaticShape() || !sourceType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
     int64_t rank = operandType.getRank();
     SmallVector<int64_t> window = orOnes(op.getWindowDimensions(), rank);
     SmallVector<int64_t> strides = orOnes(op.getWindowStrides(), rank);
     SmallVector<int64_t> ones(rank, 1);
+    if (!windowKeepsDynamicDims(operandType, window, strides, ones, ones,
+                                op.getPadding()))
+      return rewriter.notifyMatchFailure(op, "a window over a dynamic dimension");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &select = op.getSelect().front();
     Block &scatter = op.getScatter().front();
@@ -235,6 +264,8 @@ struct SelectAndScatterToKernel
       return rewriter.notifyMatchFailure(op, "select or scatter has no scalar form");
     Type element = signlessType(operandType.getElementType());
 
+    SmallVector<Value> resultSizes =
+        dynamicSizesOf(rewriter, op.getLoc(), adaptor.getOperand());
     bool scalarized = true;
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "select_and_scatter",
@@ -243,12 +274,13 @@ struct SelectAndScatterToKernel
         op.getType(),
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
           Value operand = in[0], source = in[1], init = in[2];
-          buildLoopNest(b, loc, operandType.getShape(), /*parallel=*/true,
+          SmallVector<Value> operandSizes = bufferSizes(b, loc, operand);
+          buildLoopNest(b, loc, operandSizes, /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange ivs) {
             Value value = memref::LoadOp::create(b, loc, init);
             memref::StoreOp::create(b, loc, value, out[0], ivs);
           });
-          buildLoopNest(b, loc, sourceType.getShape(), /*parallel=*/false,
+          buildLoopNest(b, loc, bufferSizes(b, loc, source), /*parallel=*/false,
                         [&](OpBuilder &b, Location loc, ValueRange s) {
             auto scalar = [&](Type type) {
               return memref::AllocaOp::create(b, loc,
@@ -265,7 +297,7 @@ struct SelectAndScatterToKernel
                           [&](OpBuilder &b, Location loc, ValueRange w) {
               auto [index, valid] =
                   windowElement(b, loc, s, w, strides, ones, ones, low,
-                                operandType.getShape());
+                                operandSizes);
               auto inBounds = scf::IfOp::create(b, loc, valid,
                                                 /*withElse=*/false);
               OpBuilder::InsertionGuard guard(b);
@@ -308,7 +340,8 @@ struct SelectAndScatterToKernel
             }
             memref::StoreOp::create(b, loc, combined->front(), out[0], target);
           });
-        });
+        },
+        /*inPlace=*/{}, resultSizes);
     if (!scalarized)
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
     rewriter.replaceOp(op, results);
