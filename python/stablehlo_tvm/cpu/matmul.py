@@ -89,21 +89,24 @@ class Matmul(CPURule):
         i, j = i_loops[-1], j_last
         k = fused(sch, by_kind[IterKind.kIter_K])
         m, n, depth = extent_of(sch, i), extent_of(sch, j), extent_of(sch, k)
-        if None in (m, n, depth):
+        if None in (n, depth):
             return None
+        # A symbolic M (a batch of rows of every size, from a build for all
+        # sizes) is tiled by whole register tiles, the last one guarded.
+        symbolic_m = m is None
 
         nr = divisor_at_most(n, 2 * lanes, multiple_of=lanes) or divisor_at_most(n, lanes)
         rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
-        mr = divisor_at_most(m, rows)
+        mr = rows if symbolic_m else divisor_at_most(m, rows)
         kc = divisor_at_most(depth, _K_CHUNK)
-        io, ii = sch.split(i, [m // mr, mr])
+        io, ii = sch.split(i, [None, mr] if symbolic_m else [m // mr, mr])
         jo, ji = sch.split(j, [n // nr, nr])
         ko, ki = sch.split(k, [depth // kc, kc])
         bits = _bits(c_write.source.dtype)
         # By column panels, A is streamed once per panel; when A is large and
         # all of B fits in L2 (few panels: an im2col's patches times the
         # weights), by row tiles instead, B packed whole once.
-        by_rows = n // nr > 1 and m * depth * bits // 8 > _L2_BYTES // 2 and depth * n * bits // 8 <= _L2_BYTES // 2
+        by_rows = not symbolic_m and n // nr > 1 and m * depth * bits // 8 > _L2_BYTES // 2 and depth * n * bits // 8 <= _L2_BYTES // 2
         if by_rows:
             sch.reorder(*outer, io, jo, ko, ki, ii, ji)
         else:
@@ -128,13 +131,13 @@ class Matmul(CPURule):
         if by_rows:
             self._pack_b(sch, main, kinds, iter_vars, nr)
         else:
-            if m >= _PACK_MIN_ROWS and n // nr > 1:
+            if (symbolic_m or m >= _PACK_MIN_ROWS) and n // nr > 1:
                 b_index = _b_operand(sch.get(main), kinds, iter_vars)
                 if b_index is not None:
                     packed = sch.cache_read(main, b_index, "global")
                     sch.compute_at(packed, jo, preserve_unit_loops=True)
                     self.vectorize_innermost(sch, packed, lanes)
-            if m >= _PACK_MIN_ROWS and mr > 1:
+            if not symbolic_m and m >= _PACK_MIN_ROWS and mr > 1:
                 self._pack_a(sch, main, kinds, iter_vars, mr)
         sch.parallel(fused(sch, [*outer, io if by_rows else jo]))
         sch.decompose_reduction(main, ko)
