@@ -308,14 +308,6 @@ SmallVector<Value> dynamicSizes(RankedTensorType type, ArrayRef<Value> sizes) {
   return result;
 }
 
-SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> attr(shape);
-  for (int64_t &dim : attr)
-    if (ShapedType::isDynamic(dim))
-      dim = -1;
-  return attr;
-}
-
 /// `value` reshaped to `shape`, whose dynamic dimensions `value`'s own
 /// dynamic dimensions give in order.
 Value reshapeKeepingDims(OpBuilder &b, Location loc, Value value,
@@ -328,7 +320,7 @@ Value reshapeKeepingDims(OpBuilder &b, Location loc, Value value,
     if (type.isDynamicDim(d))
       sizes.push_back(tvm::DimOp::create(b, loc, value, d));
   return tvm::ReshapeOp::create(b, loc, type.clone(shape), value,
-                                b.getDenseI64ArrayAttr(shapeAttrOf(shape)),
+                                b.getDenseI64ArrayAttr(tvm::shapeAttrOf(shape)),
                                 sizes);
 }
 
@@ -355,7 +347,7 @@ Value broadcastInDims(OpBuilder &b, Location loc, Value operand,
   if (cast<RankedTensorType>(operand.getType()) == type)
     return operand;
   return tvm::BroadcastToOp::create(b, loc, type, operand,
-                                    b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())),
+                                    b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
                                     dynamicSizes(type, sizes));
 }
 
@@ -407,7 +399,7 @@ struct SymbolizeShapesPass
         auto type = cast<RankedTensorType>(reshape.getType());
         op.getResult(0).replaceAllUsesWith(tvm::ReshapeOp::create(
             b, loc, type, reshape.getOperand(),
-            b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())),
+            b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
             dynamicSizes(type, *sizes)));
         op.erase();
       } else if (auto iota = dyn_cast<stablehlo::DynamicIotaOp>(op)) {
@@ -485,7 +477,7 @@ struct SymbolizeShapesPass
     llvm::append_range(operands, dynamicSizes(type, *sizes));
     return tvm::DynamicSliceOp::create(
         b, op.getLoc(), type, op.getOperand(),
-        b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())), operands);
+        b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())), operands);
   }
 
   /// Older exports pass each dimension variable's value as a leading
@@ -580,25 +572,7 @@ struct SymbolizeShapesPass
             arith::SubIOp::create(b, op.getLoc(), (*limits)[d], (*starts)[d]));
     return tvm::DynamicSliceOp::create(
         b, op.getLoc(), type, op.getOperand(),
-        b.getDenseI64ArrayAttr(shapeAttrOf(type.getShape())), operands);
-  }
-
-  struct Segments {
-    SmallVector<int64_t> dynamicDims;
-    /// The products of the static sizes before, between and after them.
-    SmallVector<int64_t> products{1};
-  };
-  static Segments staticSegments(ArrayRef<int64_t> shape) {
-    Segments segments;
-    for (auto [i, dim] : llvm::enumerate(shape)) {
-      if (ShapedType::isDynamic(dim)) {
-        segments.dynamicDims.push_back(i);
-        segments.products.push_back(1);
-      } else {
-        segments.products.back() *= dim;
-      }
-    }
-    return segments;
+        b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())), operands);
   }
 
   static bool isTVMTensor(Type type) {
@@ -721,10 +695,11 @@ struct SymbolizeShapesPass
             same(v, d, result, d);
     };
     auto sameSegments = [&](Value from, Value result) {
-      auto in = staticSegments(cast<RankedTensorType>(from.getType()).getShape());
-      auto out = staticSegments(cast<RankedTensorType>(result.getType()).getShape());
-      if (in.products == out.products)
-        for (auto [a, z] : llvm::zip(in.dynamicDims, out.dynamicDims))
+      SmallVector<int64_t> in, out;
+      if (tvm::keepsDynamicDims(cast<RankedTensorType>(from.getType()).getShape(),
+                                cast<RankedTensorType>(result.getType()).getShape(),
+                                in, out))
+        for (auto [a, z] : llvm::zip(in, out))
           same(from, a, result, z);
     };
     auto sizedBy = [&](Value result, Value shape) {

@@ -56,8 +56,6 @@ bool isTVMElementType(Type type);
 /// of static shape unless `allowDynamic`.
 bool hasTVMTypes(Operation *op, bool allowDynamic = false);
 
-/// `shape` as the tvm ops' shape attributes spell it: -1 where dynamic.
-SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape);
 
 /// Base of the conversion patterns: they only apply to ops whose operands and
 /// results TVM can hold (hasTVMTypes); `rewrite` does the rest.

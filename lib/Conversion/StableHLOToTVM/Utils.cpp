@@ -19,38 +19,11 @@ bool hasTVMTypes(Operation *op, bool allowDynamic) {
          llvm::all_of(op->getResultTypes(), ok);
 }
 
-SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> attr(shape);
-  for (int64_t &dim : attr)
-    if (ShapedType::isDynamic(dim))
-      dim = -1;
-  return attr;
-}
-
-/// Whether `from`'s dynamic dimensions are `to`'s, in order, with the
-/// same static element counts between them (`positions`: `from`'s).
-static bool keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
-                             SmallVector<int64_t> &positions) {
-  auto segments = [](ArrayRef<int64_t> dims, SmallVector<int64_t> &positions) {
-    SmallVector<int64_t> products{1};
-    for (auto [i, dim] : llvm::enumerate(dims)) {
-      if (ShapedType::isDynamic(dim)) {
-        positions.push_back(i);
-        products.push_back(1);
-      } else {
-        products.back() *= dim;
-      }
-    }
-    return products;
-  };
-  SmallVector<int64_t> toPositions;
-  return segments(from, positions) == segments(to, toPositions);
-}
-
 bool canReshape(RankedTensorType from, ArrayRef<int64_t> to) {
-  SmallVector<int64_t> positions;
+  SmallVector<int64_t> fromDims, toDims;
   return llvm::count_if(to, ShapedType::isDynamic) <= 1 ||
-         from.getShape() == to || keepsDynamicDims(from.getShape(), to, positions);
+         from.getShape() == to ||
+         tvm::keepsDynamicDims(from.getShape(), to, fromDims, toDims);
 }
 
 /// The sizes of `shape`'s dynamic dimensions when `value`'s dynamic
@@ -59,8 +32,8 @@ static std::optional<SmallVector<Value>>
 carriedSizes(OpBuilder &builder, Location loc, Value value,
              ArrayRef<int64_t> shape) {
   ArrayRef<int64_t> from = cast<RankedTensorType>(value.getType()).getShape();
-  SmallVector<int64_t> fromPositions;
-  if (!keepsDynamicDims(from, shape, fromPositions))
+  SmallVector<int64_t> fromPositions, toPositions;
+  if (!tvm::keepsDynamicDims(from, shape, fromPositions, toPositions))
     return std::nullopt;
   SmallVector<Value> sizes;
   for (int64_t position : fromPositions)
@@ -82,7 +55,7 @@ Value reshapeTo(OpBuilder &builder, Location loc, Value value,
       sizes = std::move(*carried);
   }
   return tvm::ReshapeOp::create(builder, loc, resultType, value,
-                                builder.getDenseI64ArrayAttr(shapeAttrOf(shape)),
+                                builder.getDenseI64ArrayAttr(tvm::shapeAttrOf(shape)),
                                 sizes);
 }
 
@@ -96,7 +69,7 @@ Value reshapeWithSizes(OpBuilder &builder, Location loc, Value value,
     return reshapeTo(builder, loc, value, shape);
   return tvm::ReshapeOp::create(
       builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      builder.getDenseI64ArrayAttr(shapeAttrOf(shape)), sizes);
+      builder.getDenseI64ArrayAttr(tvm::shapeAttrOf(shape)), sizes);
 }
 
 SmallVector<int64_t> permutedShape(ArrayRef<int64_t> shape,
@@ -139,7 +112,7 @@ Value broadcastTo(OpBuilder &builder, Location loc, Value value,
       sizes.push_back(tvm::DimOp::create(builder, loc, like, i));
   }
   return tvm::BroadcastToOp::create(builder, loc, resultType, value,
-                                    builder.getDenseI64ArrayAttr(shapeAttrOf(shape)),
+                                    builder.getDenseI64ArrayAttr(tvm::shapeAttrOf(shape)),
                                     sizes);
 }
 

@@ -51,6 +51,32 @@ LogicalResult ZerosOp::verify() {
   return success();
 }
 
+SmallVector<int64_t> mlir::tvm::shapeAttrOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> attr(shape);
+  for (int64_t &dim : attr)
+    if (ShapedType::isDynamic(dim))
+      dim = -1;
+  return attr;
+}
+
+bool mlir::tvm::keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                                 SmallVectorImpl<int64_t> &fromDims,
+                      SmallVectorImpl<int64_t> &toDims) {
+  auto segments = [](ArrayRef<int64_t> shape, SmallVectorImpl<int64_t> &dims) {
+    SmallVector<int64_t> products{1};
+    for (auto [i, dim] : llvm::enumerate(shape)) {
+      if (ShapedType::isDynamic(dim)) {
+        dims.push_back(i);
+        products.push_back(1);
+      } else {
+        products.back() *= dim;
+      }
+    }
+    return products;
+  };
+  return segments(from, fromDims) == segments(to, toDims);
+}
+
 /// `shape` is `type`'s with -1 for each dynamic dimension; the number of
 /// those, or a message.
 static FailureOr<int64_t> dynamicCount(Operation *op, ArrayRef<int64_t> shape,

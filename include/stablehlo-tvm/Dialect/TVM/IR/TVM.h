@@ -21,4 +21,19 @@
 #define GET_OP_CLASSES
 #include "stablehlo-tvm/Dialect/TVM/IR/TVMOps.h.inc"
 
+namespace mlir::tvm {
+
+/// `shape` as the shape attributes of tvm ops spell it: -1 where dynamic.
+SmallVector<int64_t> shapeAttrOf(ArrayRef<int64_t> shape);
+
+/// Whether a reshape from `from` to `to` keeps the dynamic dimensions: the
+/// same number, in order, with the same static element counts before,
+/// between and after them. The k-th dynamic dimension of `to` is then the
+/// k-th of `from` (their positions in `fromDims` and `toDims`).
+bool keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                      SmallVectorImpl<int64_t> &fromDims,
+                      SmallVectorImpl<int64_t> &toDims);
+
+} // namespace mlir::tvm
+
 #endif // STABLEHLO_TVM_DIALECT_TVM_IR_TVM_H
