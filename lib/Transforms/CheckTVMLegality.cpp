@@ -19,6 +19,15 @@ namespace {
 
 bool isSizeType(Type type) { return type.isIndex() || type.isInteger(1); }
 
+bool hasDynamicShape(Operation *op) {
+  auto dynamic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+  };
+  return llvm::any_of(op->getOperandTypes(), dynamic) ||
+         llvm::any_of(op->getResultTypes(), dynamic);
+}
+
 bool isLegal(Operation *op) {
   Dialect *dialect = op->getDialect();
   if (isa<func::FuncOp, func::ReturnOp>(op))
@@ -76,6 +85,9 @@ struct CheckTVMLegalityPass
       note << "unsupported operation '" << describe(op) << "' : " << types;
       if (auto reason = op->getAttrOfType<StringAttr>(kUnsupportedReasonAttr))
         note << " (" << reason.getValue() << ")";
+      else if (hasDynamicShape(op))
+        note << " (no form for dynamic shapes: specialize them to the "
+                "arguments' sizes)";
     }
     signalPassFailure();
   }

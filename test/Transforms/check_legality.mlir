@@ -42,3 +42,19 @@ func.func @complex_blocker(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   %2 = stablehlo.add %1, %x : tensor<4xcomplex<f32>>
   return %2 : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// An op with no form for dynamic shapes says so; the ops around it that
+// have one are not reported.
+func.func @dynamic_sort(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.exponential %x : tensor<?xf32>
+  // expected-error @+2 {{1 operation(s) could not be imported into TVM; unsupported: stablehlo.sort}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.sort' : (tensor<?xf32>) -> tensor<?xf32> (no form for dynamic shapes: specialize them to the arguments' sizes)}}
+  %1 = "stablehlo.sort"(%0) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<?xf32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
