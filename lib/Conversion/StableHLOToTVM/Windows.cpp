@@ -189,7 +189,9 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     // position storing the running value.
     auto scanBody = [&](OpBuilder &b, Location loc, ValueRange in,
                         ValueRange out) {
-      auto [dim, backward] = *scan;
+      // Plain variables: lambdas capture no structured bindings before C++20.
+      int64_t dim = scan->first;
+      bool backward = scan->second;
       int64_t length = inputType.getDimSize(dim);
       SmallVector<Value> slices = sliceSizes(b, loc, in.front(), dim);
       buildLoopNest(b, loc, slices, /*parallel=*/true,
