@@ -61,10 +61,7 @@ Value reshapeKeepingDims(OpBuilder &b, Location loc, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      sizes.push_back(tvm::DimOp::create(b, loc, value, d));
+  SmallVector<Value> sizes = tvm::dynamicSizesOf(b, loc, value);
   return tvm::ReshapeOp::create(b, loc, type.clone(shape), value,
                                 b.getDenseI64ArrayAttr(tvm::shapeAttrOf(shape)),
                                 sizes);

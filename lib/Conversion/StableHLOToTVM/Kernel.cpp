@@ -157,17 +157,6 @@ SmallVector<Value> sliceSizes(OpBuilder &builder, Location loc, Value buffer,
   return sizes;
 }
 
-SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
-                                  Value value,
-                                  std::optional<ArrayRef<int64_t>> dims) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d) && (!dims || llvm::is_contained(*dims, d)))
-      sizes.push_back(tvm::DimOp::create(builder, loc, value, d));
-  return sizes;
-}
-
 void buildLoopNest(
     OpBuilder &builder, Location loc, ArrayRef<Value> shape, bool parallel,
     llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {

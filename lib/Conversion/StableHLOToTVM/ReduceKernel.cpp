@@ -31,7 +31,7 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
     SmallVector<int64_t> kept = complementDims(inputType.getRank(), {dims});
     SmallVector<Value> resultSizes;
     for (size_t i = 0; i < op.getNumResults(); ++i)
-      llvm::append_range(resultSizes, dynamicSizesOf(rewriter, op.getLoc(),
+      llvm::append_range(resultSizes, tvm::dynamicSizesOf(rewriter, op.getLoc(),
                                                      adaptor.getInputs()[i], kept));
 
     SmallVector<Value> inputs(adaptor.getInputs());

@@ -207,13 +207,6 @@ SmallVector<Value> bufferSizes(OpBuilder &builder, Location loc, Value buffer,
 SmallVector<Value> sliceSizes(OpBuilder &builder, Location loc, Value buffer,
                               int64_t dim);
 
-/// The sizes of `value`'s dynamic dimensions `dims` (all when empty), in
-/// order, as tvm.dim values: what a kernel with results of those
-/// dimensions takes as `result_sizes`.
-SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
-                                  Value value,
-                                  std::optional<ArrayRef<int64_t>> dims = {});
-
 /// Computes the scalar results of an elementwise kernel from the scalars of
 /// its inputs (all of the results' shape).
 using ScalarFn = llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,

@@ -76,7 +76,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     SmallVector<Value> resultSizes;
     for (Value input : adaptor.getInputs())
       llvm::append_range(resultSizes,
-                         dynamicSizesOf(rewriter, op.getLoc(), input));
+                         tvm::dynamicSizesOf(rewriter, op.getLoc(), input));
     SmallVector<int64_t> aliases;
     if (inPlace)
       aliases.push_back(0);

@@ -246,7 +246,7 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
     SmallVector<Value> resultSizes;
     for (size_t k = 0; k < kernelTypes.size(); ++k)
       llvm::append_range(resultSizes,
-                         dynamicSizesOf(rewriter, op.getLoc(),
+                         tvm::dynamicSizesOf(rewriter, op.getLoc(),
                                         adaptor.getInputs()[k % count]));
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "sort", adaptor.getInputs(), kernelTypes,

@@ -176,7 +176,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     SmallVector<Value> resultSizes;
     for (Value input : adaptor.getInputs())
       llvm::append_range(resultSizes,
-                         dynamicSizesOf(rewriter, op.getLoc(), input));
+                         tvm::dynamicSizesOf(rewriter, op.getLoc(), input));
     bool scalarized = true;
     auto fold = [&](OpBuilder &b, Location loc, ValueRange accumulators,
                     ValueRange operands, ValueRange index) {
@@ -267,7 +267,7 @@ struct SelectAndScatterToKernel
     Type element = signlessType(operandType.getElementType());
 
     SmallVector<Value> resultSizes =
-        dynamicSizesOf(rewriter, op.getLoc(), adaptor.getOperand());
+        tvm::dynamicSizesOf(rewriter, op.getLoc(), adaptor.getOperand());
     bool scalarized = true;
     SmallVector<Value> results = buildKernel(
         rewriter, op.getLoc(), "select_and_scatter",

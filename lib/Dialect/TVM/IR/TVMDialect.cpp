@@ -77,6 +77,17 @@ bool mlir::tvm::keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
   return segments(from, fromDims) == segments(to, toDims);
 }
 
+SmallVector<Value>
+mlir::tvm::dynamicSizesOf(OpBuilder &builder, Location loc, Value value,
+                          std::optional<ArrayRef<int64_t>> dims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d) && (!dims || llvm::is_contained(*dims, d)))
+      sizes.push_back(DimOp::create(builder, loc, value, d));
+  return sizes;
+}
+
 /// `shape` is `type`'s with -1 for each dynamic dimension; the number of
 /// those, or a message.
 static FailureOr<int64_t> dynamicCount(Operation *op, ArrayRef<int64_t> shape,

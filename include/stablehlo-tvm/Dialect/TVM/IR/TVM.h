@@ -34,6 +34,12 @@ bool keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
                       SmallVectorImpl<int64_t> &fromDims,
                       SmallVectorImpl<int64_t> &toDims);
 
+/// The sizes of `value`'s dynamic dimensions `dims` (all when empty), in
+/// order, as tvm.dim values: what tvm ops taking sizes take.
+SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
+                                  Value value,
+                                  std::optional<ArrayRef<int64_t>> dims = {});
+
 } // namespace mlir::tvm
 
 #endif // STABLEHLO_TVM_DIALECT_TVM_IR_TVM_H
