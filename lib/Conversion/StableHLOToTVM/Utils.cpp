@@ -35,10 +35,7 @@ carriedSizes(OpBuilder &builder, Location loc, Value value,
   SmallVector<int64_t> fromPositions, toPositions;
   if (!tvm::keepsDynamicDims(from, shape, fromPositions, toPositions))
     return std::nullopt;
-  SmallVector<Value> sizes;
-  for (int64_t position : fromPositions)
-    sizes.push_back(tvm::DimOp::create(builder, loc, value, position));
-  return sizes;
+  return tvm::dynamicSizesOf(builder, loc, value);
 }
 
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
