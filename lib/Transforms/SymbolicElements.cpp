@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
+#include "stablehlo-tvm/Support/IntegerComparison.h"
 
 namespace mlir::stablehlo_tvm {
 namespace {
@@ -200,23 +201,15 @@ SymbolicElements::elementwise(Operation *op, RankedTensorType type,
 }
 
 Value SymbolicElements::compareElements(stablehlo::CompareOp op, Value x,
-                                      Value y) {
-  using Dir = stablehlo::ComparisonDirection;
+                                        Value y) {
   if (x.getType().isInteger(1)) // booleans compare as 0 < 1
     return {};
   bool isUnsigned =
       getElementTypeOrSelf(op.getLhs().getType()).isUnsignedInteger() ||
       op.getCompareType() == stablehlo::ComparisonType::UNSIGNED;
-  arith::CmpIPredicate predicate = arith::CmpIPredicate::eq;
-  switch (op.getComparisonDirection()) {
-  case Dir::EQ: predicate = arith::CmpIPredicate::eq; break;
-  case Dir::NE: predicate = arith::CmpIPredicate::ne; break;
-  case Dir::LT: predicate = isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
-  case Dir::LE: predicate = isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
-  case Dir::GT: predicate = isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
-  case Dir::GE: predicate = isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
-  }
-  return arith::CmpIOp::create(builder, op.getLoc(), predicate, x, y);
+  return arith::CmpIOp::create(
+      builder, op.getLoc(),
+      integerPredicate(op.getComparisonDirection(), isUnsigned), x, y);
 }
 
 } // namespace mlir::stablehlo_tvm

@@ -11,6 +11,7 @@
 
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Support/IntegerComparison.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -137,16 +138,7 @@ Value scalarCompare(OpBuilder &b, Location loc, stablehlo::CompareOp op,
   bool isUnsigned = !totalOrder && (isUnsignedElement(element) ||
                                     compareType ==
                                         stablehlo::ComparisonType::UNSIGNED);
-  auto pred = arith::CmpIPredicate::eq;
-  switch (dir) {
-  case Dir::EQ: pred = arith::CmpIPredicate::eq; break;
-  case Dir::NE: pred = arith::CmpIPredicate::ne; break;
-  case Dir::LT: pred = isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
-  case Dir::LE: pred = isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
-  case Dir::GT: pred = isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
-  case Dir::GE: pred = isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
-  }
-  return arith::CmpIOp::create(b, loc, pred, x, y);
+  return arith::CmpIOp::create(b, loc, integerPredicate(dir, isUnsigned), x, y);
 }
 
 namespace {
