@@ -462,6 +462,7 @@ def _convert_attribute(value: Any) -> Any:
     return value
 
 
+@functools.cache  # made at first use: TVM is imported late
 def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
     """The ops on symbolic sizes (`index`, and `i1` predicates) as TIR
     expressions: tvm.dim reads the Relax type of its operand, arith ops
@@ -503,18 +504,6 @@ def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
         "arith.cmpi": compare,
         "arith.select": binary(tirx.Select),
     }
-
-
-class _LazySizeOps(dict):
-    """`_size_ops()`, made at first use (TVM is imported late)."""
-
-    def get(self, key, default=None):
-        if not self:
-            self.update(_size_ops())
-        return dict.get(self, key, default)
-
-
-_SIZE_OPS = _LazySizeOps()
 
 
 _COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
@@ -570,7 +559,7 @@ class _Emitter:
             for op in ops:
                 op_name: str = op["name"]
                 operands = [values[i] for i in op["operands"]]
-                size_op = _SIZE_OPS.get(op_name)
+                size_op = _size_ops().get(op_name)
                 if size_op is not None:
                     # A symbolic size: a TIR expression, nothing emitted.
                     values[op["results"][0][0]] = size_op(operands, op["attributes"])
