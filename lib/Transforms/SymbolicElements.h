@@ -39,16 +39,6 @@ public:
   /// Gives `value` these elements (a dimension argument's placeholder).
   void set(Value value, SmallVector<Value> values) { cache[value] = values; }
 
-  /// Forgets every tensor whose elements include `element` (not known).
-  void forget(Value element) {
-    SmallVector<Value> stale;
-    for (auto &entry : cache)
-      if (llvm::is_contained(entry.second, element))
-        stale.push_back(entry.first);
-    for (Value value : stale)
-      cache.erase(value);
-  }
-
   /// `from` replaced by `to` in every computed element.
   void replace(Value from, Value to) {
     for (auto &entry : cache)

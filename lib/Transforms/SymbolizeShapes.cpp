@@ -115,12 +115,7 @@ struct SymbolizeShapesPass
     SymbolicElements elements(&getContext());
     OpBuilder b(&getContext());
     Block &body = function.getBody().front();
-    SmallVector<Operation *> placeholders;
-    if (failed(resolveDimensionArguments(function, elements, placeholders))) {
-      // The placeholders die with the sizes computed from them.
-      eraseDeadOps(body);
-      return;
-    }
+    resolveDimensionArguments(function, elements);
     for (Operation &op : llvm::make_early_inc_range(body)) {
       b.setInsertionPoint(&op);
       Location loc = op.getLoc();
@@ -224,18 +219,17 @@ struct SymbolizeShapesPass
   }
 
   /// Older exports pass each dimension variable's value as a leading
-  /// scalar argument. Its elements are a placeholder until a broadcast of
-  /// an argument says which argument dimension it is (the operand's
-  /// dynamic dimension lands where the placeholder sizes the result); then
-  /// they are that dimension. Failure when a placeholder that sizes
-  /// something stays unresolved (the function then stays as it is).
-  LogicalResult resolveDimensionArguments(func::FuncOp function,
-                                          SymbolicElements &elements,
-                                          SmallVector<Operation *> &unresolved) {
+  /// scalar argument. Its elements are a placeholder until the shape rules
+  /// put it in one class with an argument's dimension (a broadcast of an
+  /// argument sized by it, an elementwise op on both); then they are that
+  /// dimension. One no rule ties to an argument is a size read from the
+  /// argument's value when the function runs.
+  void resolveDimensionArguments(func::FuncOp function,
+                                 SymbolicElements &elements) {
     Block &body = function.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     Type index = b.getIndexType();
-    DenseMap<Value, BlockArgument> argOf;
+    SmallVector<std::pair<Value, BlockArgument>> argOf;
     for (BlockArgument arg : function.getArguments()) {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!type || type.getRank() != 0 || !isa<IntegerType>(type.getElementType()) ||
@@ -244,10 +238,10 @@ struct SymbolizeShapesPass
       Value placeholder =
           UnrealizedConversionCastOp::create(b, arg.getLoc(), index, arg).getResult(0);
       elements.set(arg, {placeholder});
-      argOf[placeholder] = arg;
+      argOf.emplace_back(placeholder, arg);
     }
     if (argOf.empty())
-      return success();
+      return;
     // A placeholder in one class with an argument's dimension is that
     // dimension (the first argument's, in order).
     DenseMap<Value, std::pair<BlockArgument, int64_t>> resolved;
@@ -265,30 +259,19 @@ struct SymbolizeShapesPass
             resolved.try_emplace(placeholder, arg, d);
       }
     }
-    bool stuck = false;
     for (auto [placeholder, arg] : argOf) {
-      auto found = resolved.find(placeholder);
-      if (found == resolved.end()) {
-        unresolved.push_back(placeholder.getDefiningOp());
-        elements.forget(placeholder);
-        if (!placeholder.use_empty())
-          stuck = true;
-        continue;
-      }
-      auto [operand, dim] = found->second;
       // Anew each time: the block's first op may be a placeholder erased.
       b.setInsertionPointToStart(&body);
-      Value size = tvm::DimOp::create(b, arg.getLoc(), operand, dim);
+      Value size;
+      if (auto found = resolved.find(placeholder); found != resolved.end())
+        size = tvm::DimOp::create(b, arg.getLoc(), found->second.first,
+                                  found->second.second);
+      else
+        size = tvm::TensorToSizeOp::create(b, arg.getLoc(), arg);
       placeholder.replaceAllUsesWith(size);
       elements.replace(placeholder, size);
       placeholder.getDefiningOp()->erase();
     }
-    if (stuck)
-      return failure();
-    for (Operation *placeholder : unresolved)
-      placeholder->erase();
-    unresolved.clear();
-    return success();
   }
 
   /// real_dynamic_slice with unit strides: the window [start, limit) of

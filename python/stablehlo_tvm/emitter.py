@@ -292,16 +292,32 @@ def _emit_broadcast_to(emitter, bb, operands, attributes, op):
 
 
 def _emit_dynamic_slice(emitter, bb, operands, attributes, op):
+    import tvm
     from tvm import relax, tirx
 
     x, *rest = operands
     shape = list(attributes["shape"])
     starts, sizes = rest[: len(shape)], _with_sizes(shape, rest[len(shape) :])
+    sizes = [tirx.IntImm("int64", n) if isinstance(n, int) else n for n in sizes]
     dims = x.ty.shape
-    # Clamped into the operand, as StableHLO clamps a window's start.
+    # A size no larger than its dimension, which a size read from data
+    # (tvm.tensor_to_size) need not be: checked when not evident.
+    too_big = [(n, d) for n, d in zip(sizes, dims) if not emitter.sizes.can_prove(tirx.LE(n, d))]
+    if too_big:
+        fits = functools.reduce(tirx.And, [tirx.LE(n, d) for n, d in too_big])
+        x = bb.emit(
+            relax.op.call_pure_packed(
+                "stablehlo_tvm.shape_assertion",
+                x,
+                fits,
+                tvm.ir.StringImm(f"{_where(op)}: a slice larger than the array it is taken from"),
+                ty_args=[x.ty],
+            )
+        )
+    # Clamped into the operand, as StableHLO clamps a window's start, so
+    # the window is in bounds (and Relax's shape rule stays simple).
     begin = [tirx.min(tirx.max(s, 0), d - n) for s, d, n in zip(starts, dims, sizes)]
-    sliced = bb.emit(relax.op.strided_slice(x, list(range(len(shape))), begin, [b + n for b, n in zip(begin, sizes)]))
-    # Relax's shape rule for symbolic bounds is no simpler than the sizes.
+    sliced = bb.emit(relax.op.strided_slice(x, list(range(len(shape))), begin, [b + n for b, n in zip(begin, sizes)], assume_inbound=True))
     return bb.match_cast(sliced, relax.TensorType(sizes, x.ty.dtype))
 
 
@@ -370,12 +386,13 @@ class _SymbolicDims:
     one per name in `tvm.dim_symbols` (stablehlo-symbolize-shapes), shared
     by the dimensions that name; a fresh one where it names none."""
 
-    def __init__(self, names):
+    def __init__(self, names, make_variable):
         self.names = names or []
+        self.make_variable = make_variable
         self.variables: dict[str, Any] = {}
 
     def tensor_type(self, position: int, type_info: tuple, where: str):
-        from tvm import relax, tirx
+        from tvm import relax
 
         shape, dtype, text = type_info
         if shape is None or -1 not in shape:
@@ -388,7 +405,7 @@ class _SymbolicDims:
                 continue
             name = str(names[d]) if d < len(names) else f"arg{position}_{d}"
             if name not in self.variables:
-                self.variables[name] = tirx.Var(name, "int64")
+                self.variables[name] = self.make_variable(name)
             dims.append(self.variables[name])
         return relax.TensorType(dims, dtype)
 
@@ -520,7 +537,7 @@ class _Emitter:
     from, which hands each op it does not build itself back to `emit_ops`."""
 
     def __init__(self, source=None):
-        from tvm import relax
+        from tvm import relax, sym
 
         from .tvm_internals import block_builder_api
 
@@ -539,6 +556,16 @@ class _Emitter:
         self.functions: dict[str, Any] = {}
         # The Python functions the module's host callbacks call, by index.
         self.callbacks: tuple = ()
+        # What is known of the symbolic sizes: each is a size (>= 0).
+        self.sizes = sym.Analyzer()
+
+    def size_variable(self, name: str):
+        """A new shape variable, known to the analyzer as a size."""
+        from tvm import ir, tirx
+
+        variable = tirx.Var(name, "int64")
+        self.sizes.bind(variable, ir.Range.from_min_extent(tirx.IntImm("int64", 0), tirx.IntImm("int64", 1 << 62)))
+        return variable
 
     def unique(self, hint: str) -> str:
         self.count += 1
@@ -562,7 +589,10 @@ class _Emitter:
                 size_op = _size_ops().get(op_name)
                 if size_op is not None:
                     # A symbolic size: a TIR expression, nothing emitted.
-                    values[op["results"][0][0]] = size_op(operands, op["attributes"])
+                    values[op["results"][0][0]] = self.sizes.simplify(size_op(operands, op["attributes"]))
+                    continue
+                if op_name == "tvm.tensor_to_size":
+                    values[op["results"][0][0]] = self.bind_size(bb, operands[0])
                     continue
                 if not op_name.startswith("tvm."):
                     raise EmitError(f"{_where(op)}: not an op of the tvm dialect")
@@ -619,6 +649,18 @@ class _Emitter:
 
         return self.add_function(name, params, body, {})
 
+    def bind_size(self, bb, scalar):
+        """A shape variable bound to the integer `scalar` (a rank-0
+        tensor) holds when the function runs; a negative value is 0."""
+        from tvm import relax, tirx
+
+        wide = bb.emit(relax.op.astype(scalar, "int64")) if scalar.ty.dtype != "int64" else scalar
+        size = bb.emit(relax.op.maximum(wide, relax.const(0, "int64")))
+        shape = bb.emit(relax.op.tensor_to_shape(bb.emit(relax.op.reshape(size, [1]))))
+        variable = self.size_variable(self.unique("size"))
+        bb.match_cast(shape, relax.ShapeType([variable]))
+        return variable
+
     def emit_function(self, function: dict) -> None:
         """Adds one public func.func of the tvm dialect to the module."""
         from tvm import relax
@@ -626,7 +668,7 @@ class _Emitter:
         name = function["name"]
         params = []
         values: dict[int, Any] = {}
-        symbols = _SymbolicDims(function["attributes"].get("tvm.dim_symbols"))
+        symbols = _SymbolicDims(function["attributes"].get("tvm.dim_symbols"), self.size_variable)
         for i, (value_id, type_info) in enumerate(function["arguments"]):
             var = relax.Var(f"arg{i}", symbols.tensor_type(i, type_info, f"@{name} argument {i}"))
             params.append(var)
@@ -719,9 +761,13 @@ class _Emitter:
         # import): the emitter binds no symbolic shape variables (no
         # match_cast), so the type the normalizer would give the sequence,
         # the output's with variables bound inside it erased, is the output's.
+        # Sizes bound inside (bind_size) are not the caller's to see.
+        defined = {v: v for p in params for v in relax.analysis.definable_tir_vars_in_type(p.ty)}
+        bound_inside = any(v not in defined for v in relax.analysis.tir_vars_in_type(out.ty))
+        ty = relax.analysis.erase_to_well_defined(out.ty, defined) if bound_inside else out.ty
         seq = relax.SeqExpr([block], out)
-        relax.expr._update_type(seq, out.ty)
-        func = relax.Function(params, seq, is_pure=True, attrs=_dict_attrs(attrs) if attrs else None)
+        relax.expr._update_type(seq, ty)
+        func = relax.Function(params, seq, ty, is_pure=True, attrs=_dict_attrs(attrs) if attrs else None)
         # A name of its own makes each stand-in distinct to the deduplication.
         stand_in = relax.Function.create_empty(params, func.ret_ty, attrs=_dict_attrs({**attrs, "stablehlo_tvm.stand_in": name}))
         gvar = self.module.add_func(stand_in, name)

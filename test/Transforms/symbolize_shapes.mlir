@@ -132,10 +132,12 @@ func.func @dimension_argument(%n: tensor<i64>, %x: tensor<?x4xf32>, %y: tensor<?
 
 // -----
 
-// A dimension argument no op ties to an argument dimension: the function
-// stays as it is, placeholders gone.
+// A dimension argument no op ties to an argument dimension: a size read
+// from its value when the function runs.
 // CHECK-LABEL: func.func @unresolved_dimension_argument
-// CHECK: stablehlo.dynamic_iota
+// CHECK-NEXT: %[[N:.+]] = tvm.tensor_to_size %arg0 : (tensor<i64>) -> index
+// CHECK-NEXT: %[[IOTA:.+]] = tvm.arange %[[N]]
+// CHECK-NEXT: return %[[IOTA]]
 // CHECK-NOT: unrealized_conversion_cast
 func.func @unresolved_dimension_argument(%n: tensor<i64>) -> tensor<?xf32> {
   %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
@@ -160,4 +162,30 @@ func.func @real_dynamic_slice(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %strides = stablehlo.constant dense<1> : tensor<2xi32>
   %w = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
   return %w : tensor<?x2xf32>
+}
+
+// -----
+
+// A dimension argument sizing a window from 0 (x[:n]) added to an argument
+// is that argument's dimension; an unpadded dimension of a pad keeps its
+// size.
+// CHECK-LABEL: func.func @dimension_argument_through_slice_and_pad
+// CHECK-SAME: tvm.dim_symbols = {{\[}}[], ["d1_0", 3], ["d2_0", 1]]
+// CHECK-NOT: tvm.tensor_to_size
+// CHECK: %[[D:.+]] = tvm.dim %arg2 {dim = 0 : i64}
+// CHECK: %[[C0:.+]] = arith.constant 0 : index
+// CHECK: %[[N:.+]] = arith.subi %[[D]], %[[C0]]
+// CHECK: tvm.dynamic_slice %arg1, %{{.+}}, %{{.+}}, %[[N]]
+func.func @dimension_argument_through_slice_and_pad(%n: tensor<i64>, %x: tensor<?x3xf32>, %y: tensor<?x1xf32>) -> tensor<?x3xf32> {
+  %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+  %c0 = stablehlo.constant dense<0> : tensor<2xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<2xi32>
+  %c3 = stablehlo.constant dense<3> : tensor<1xi32>
+  %limit = stablehlo.concatenate %n1, %c3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %s = stablehlo.real_dynamic_slice %x, %c0, %limit, %c1 : (tensor<?x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x3xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %p = stablehlo.pad %y, %zero, low = [0, 1], high = [0, 1], interior = [0, 0] : (tensor<?x1xf32>, tensor<f32>) -> tensor<?x3xf32>
+  %sum = stablehlo.add %s, %p : tensor<?x3xf32>
+  return %sum : tensor<?x3xf32>
 }

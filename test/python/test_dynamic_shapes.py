@@ -302,6 +302,43 @@ def test_dimension_argument_sizes_a_symbolic_build():
         np.testing.assert_allclose(run(*args), xla.run(DIMENSION_ARGUMENT, args)[0], rtol=1e-6)
 
 
+# An older export whose dimension argument no op ties to an argument's
+# dimension (jnp.zeros((n, 3)) beside x[:n, 1:]): the size is read from the
+# argument's value when the function runs.
+DATA_SIZED = """
+func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?x3xf32>) -> (tensor<?x3xbf16>, tensor<?x2xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<bf16>
+  %0 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %c3 = stablehlo.constant dense<3> : tensor<1xi32>
+  %2 = stablehlo.concatenate %1, %c3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %3 = stablehlo.dynamic_broadcast_in_dim %z, %2, dims = [] : (tensor<bf16>, tensor<2xi32>) -> tensor<?x3xbf16>
+  %starts = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+  %ones = stablehlo.constant dense<1> : tensor<2xi32>
+  %4 = stablehlo.real_dynamic_slice %arg1, %starts, %2, %ones : (tensor<?x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %3, %4 : tensor<?x3xbf16>, tensor<?x2xf32>
+}
+"""
+
+
+def test_dimension_argument_read_from_its_value():
+    run = stablehlo_tvm.build(DATA_SIZED, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    main = stablehlo_tvm.import_stablehlo(DATA_SIZED)["main"]
+    assert "tensor_to_shape" in main.script()
+    for n in (2, 5):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        args = [np.int64(n), x]
+        for got, want in zip(run(*args), xla.run(DATA_SIZED, args)):
+            np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(want, np.float32))
+    # A size larger than the array it slices is an error, not a read out
+    # of bounds; a negative one is an empty result.
+    with pytest.raises(Exception, match="a slice larger than the array it is taken from"):
+        run(np.int64(4), np.ones((3, 3), np.float32))
+    zeros, window = run(np.int64(-2), np.ones((3, 3), np.float32))
+    assert zeros.shape == (0, 3) and window.shape == (0, 2)
+
+
 def test_unresolvable_shape_is_a_located_error():
     text = """
 func.func @main(%x: tensor<4xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {

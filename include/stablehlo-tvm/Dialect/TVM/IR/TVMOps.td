@@ -216,6 +216,18 @@ def TVM_SizeTensorOp : TVM_PlainOp<"size_tensor"> {
   let results = (outs 0DTensorOf<[AnySignlessInteger]>:$result);
 }
 
+def TVM_TensorToSizeOp : TVM_PlainOp<"tensor_to_size"> {
+  let summary = "The integer a rank-0 tensor holds, as a symbolic size";
+  let description = [{
+    A size known only when the function runs (a dimension argument of an
+    older JAX export that no shape rule ties to an argument's dimension):
+    a shape variable Relax binds from the value (tensor_to_shape and a
+    match_cast). A negative value is size 0.
+  }];
+  let arguments = (ins 0DTensorOf<[AnySignlessInteger]>:$x);
+  let results = (outs Index:$result);
+}
+
 def TVM_ShapeAssertionOp : TVM_Op<"shape_assertion", [Pure,
     AllTypesMatch<["x", "result"]>]> {
   let summary = "Checks a predicate on symbolic sizes at run time";
