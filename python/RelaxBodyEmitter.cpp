@@ -72,7 +72,8 @@ public:
   }
 
   void emit(Operation &op, int64_t index) {
-    if (const ffi::Function *make = directFunction(op)) {
+    const ffi::Function *make = directFunction(op);
+    if (make && sameRelaxTypes(op)) {
       emitDirectly(op, *make);
       return;
     }
@@ -93,6 +94,18 @@ private:
     if (!it->second || !op.getAttrs().empty())
       return nullptr;
     return &*it->second;
+  }
+
+  /// Whether the operands' Relax types are one: always for static
+  /// shapes; with symbolic ones, two types equal in MLIR may hold sizes
+  /// Relax has to prove equal (or cannot), which inference does.
+  bool sameRelaxTypes(Operation &op) const {
+    if (cast<ShapedType>(op.getResult(0).getType()).hasStaticShape())
+      return true;
+    const ffi::Any &first = lookup(op.getOperand(0)).second;
+    return llvm::all_of(op.getOperands().drop_front(), [&](Value operand) {
+      return lookup(operand).second.same_as(first);
+    });
   }
 
   void emitDirectly(Operation &op, const ffi::Function &make) {

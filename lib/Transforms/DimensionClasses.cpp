@@ -5,6 +5,8 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/IR/Matchers.h"
+
 namespace mlir::stablehlo_tvm {
 
 DimKey dimKey(Value v, int64_t d) {
@@ -63,6 +65,19 @@ llvm::EquivalenceClasses<DimKey> dimClasses(func::FuncOp function,
         for (int64_t d = 0; d < cast<RankedTensorType>(v.getType()).getRank(); ++d)
           if (d != static_cast<int64_t>(concat.getDimension()))
             same(v, d, result, d);
+    } else if (isa<stablehlo::ReverseOp, stablehlo::SortOp>(op)) {
+      sameShapes(op.getOperands(), result);
+    } else if (auto pad = dyn_cast<stablehlo::PadOp>(op)) {
+      // A dimension not padded keeps its size.
+      for (int64_t d = 0; d < cast<RankedTensorType>(result.getType()).getRank(); ++d)
+        if (pad.getEdgePaddingLow()[d] == 0 && pad.getEdgePaddingHigh()[d] == 0 &&
+            pad.getInteriorPadding()[d] == 0)
+          same(pad.getOperand(), d, result, d);
+    } else if (auto slice = dyn_cast<stablehlo::SliceOp>(op)) {
+      // A dynamic dimension a static slice keeps whole.
+      for (int64_t d = 0; d < cast<RankedTensorType>(result.getType()).getRank(); ++d)
+        if (slice.getStartIndices()[d] == 0 && slice.getStrides()[d] == 1)
+          same(slice.getOperand(), d, result, d);
     } else if (auto transpose = dyn_cast<stablehlo::TransposeOp>(op)) {
       for (auto [d, from] : llvm::enumerate(transpose.getPermutation()))
         same(transpose.getOperand(), from, result, d);
@@ -76,6 +91,22 @@ llvm::EquivalenceClasses<DimKey> dimClasses(func::FuncOp function,
     } else if (auto reshape = dyn_cast<stablehlo::DynamicReshapeOp>(op)) {
       sameSegments(reshape.getOperand(), result);
       sizedBy(result, reshape.getOutputShape());
+    } else if (auto slice = dyn_cast<stablehlo::RealDynamicSliceOp>(op)) {
+      // A window from 0 with unit stride is as long as its limit.
+      if (!sizes)
+        continue;
+      auto type = cast<RankedTensorType>(result.getType());
+      auto starts = sizes->of(slice.getStartIndices());
+      auto limits = sizes->of(slice.getLimitIndices());
+      auto strides = sizes->of(slice.getStrides());
+      if (failed(starts) || failed(limits) || failed(strides) ||
+          static_cast<int64_t>(limits->size()) != type.getRank() ||
+          starts->size() != limits->size() || strides->size() != limits->size())
+        continue;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d) && matchPattern((*starts)[d], m_Zero()) &&
+            matchPattern((*strides)[d], m_One()))
+          classes.unionSets(dimKey((*limits)[d], -1), dimKey(result, d));
     } else if (auto iota = dyn_cast<stablehlo::DynamicIotaOp>(op)) {
       sizedBy(result, iota.getOutputShape());
     } else if (auto reduce = dyn_cast<stablehlo::ReduceOp>(op)) {
