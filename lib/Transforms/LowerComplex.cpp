@@ -93,9 +93,30 @@ struct Real {
   Value min(Value x, Value y) { return bin<stablehlo::MinOp>(x, y); }
   Value constant(Value like, double value) {
     auto type = cast<RankedTensorType>(like.getType());
-    auto attr = DenseElementsAttr::get(
-        type, b.getFloatAttr(type.getElementType(), value));
-    return stablehlo::ConstantOp::create(b, loc, type, attr);
+    if (type.hasStaticShape())
+      return stablehlo::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), value)));
+    // A dynamic shape: the scalar broadcast to `like`'s sizes, as JAX
+    // writes it (stablehlo-symbolize-shapes reads the sizes).
+    auto scalarType = RankedTensorType::get({}, type.getElementType());
+    Value scalar = stablehlo::ConstantOp::create(
+        b, loc, scalarType,
+        DenseElementsAttr::get(scalarType,
+                               b.getFloatAttr(type.getElementType(), value)));
+    auto i32 = b.getI32Type();
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      Value size = stablehlo::GetDimensionSizeOp::create(
+          b, loc, RankedTensorType::get({}, i32), like, d);
+      sizes.push_back(stablehlo::ReshapeOp::create(
+          b, loc, RankedTensorType::get({1}, i32), size));
+    }
+    Value shape = stablehlo::ConcatenateOp::create(
+        b, loc, RankedTensorType::get({type.getRank()}, i32), sizes, 0);
+    return stablehlo::DynamicBroadcastInDimOp::create(
+        b, loc, type, scalar, shape, b.getDenseI64ArrayAttr({}),
+        DenseI64ArrayAttr{}, DenseI64ArrayAttr{});
   }
   Value compare(stablehlo::ComparisonDirection dir, Value x, Value y) {
     auto type = cast<RankedTensorType>(x.getType()).clone(b.getI1Type());

@@ -46,6 +46,7 @@ Value bitsConstant(OpBuilder &b, Location loc, Type intType, uint64_t value) {
 struct BitcastConvertConversion
     : TVMTypedPattern<stablehlo::BitcastConvertOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::BitcastConvertOp op, OpAdaptor adaptor,
@@ -63,10 +64,20 @@ struct BitcastConvertConversion
     if (inWidth == 1 || outWidth == 1)
       return rewriter.notifyMatchFailure(op, "booleans have no bit layout");
     Location loc = op.getLoc();
+    // A dynamic dimension of the result is the operand's at its position
+    // (the width change adds or drops the minor dimension).
+    SmallVector<int64_t> dynamicDims;
+    for (int64_t d = 0; d < outType.getRank(); ++d)
+      if (outType.isDynamicDim(d))
+        dynamicDims.push_back(d);
+    SmallVector<Value> sizes;
+    if (!dynamicDims.empty())
+      sizes = tvm::dynamicSizesOf(rewriter, loc, adaptor.getOperand(),
+                                  ArrayRef<int64_t>(dynamicDims));
     SmallVector<Value> results = buildKernel(
         rewriter, loc, "bitcast_convert", adaptor.getOperand(), outType,
         [&](OpBuilder &b, Location loc, ValueRange in, ValueRange out) {
-          buildLoopNest(b, loc, outType.getShape(), /*parallel=*/true,
+          buildLoopNest(b, loc, bufferSizes(b, loc, out[0]), /*parallel=*/true,
                         [&](OpBuilder &b, Location loc, ValueRange ivs) {
             Value result;
             if (inWidth == outWidth) {
@@ -102,7 +113,8 @@ struct BitcastConvertConversion
             }
             memref::StoreOp::create(b, loc, result, out[0], ivs);
           });
-        });
+        },
+        /*inPlace=*/{}, sizes);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -186,6 +198,7 @@ Value reducePrecision(OpBuilder &b, Location loc, Value x, unsigned exponentBits
 struct ReducePrecisionConversion
     : TVMTypedPattern<stablehlo::ReducePrecisionOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::ReducePrecisionOp op, OpAdaptor adaptor,
@@ -240,6 +253,7 @@ Value nextAfter(OpBuilder &b, Location loc, Value x, Value y) {
 
 struct NextAfterConversion : TVMTypedPattern<chlo::NextAfterOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(chlo::NextAfterOp op, OpAdaptor adaptor,

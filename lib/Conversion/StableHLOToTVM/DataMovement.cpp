@@ -257,28 +257,15 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
     auto resultType = op.getType();
     Location loc = op.getLoc();
     auto operandType = cast<RankedTensorType>(op.getOperand().getType());
-    // Dynamic dimensions: Relax's pad, whose shape rule is symbolic, and
-    // only where they are not padded.
-    if (!resultType.hasStaticShape()) {
-      std::optional<double> constant = exactDouble(op.getPaddingValue());
-      SmallVector<int64_t> widths;
-      for (int64_t d = 0; d < resultType.getRank(); ++d) {
-        int64_t low = op.getEdgePaddingLow()[d], high = op.getEdgePaddingHigh()[d];
-        if (op.getInteriorPadding()[d] != 0 || low < 0 || high < 0 ||
-            (resultType.isDynamicDim(d) && (low != 0 || high != 0)))
-          return rewriter.notifyMatchFailure(op, "pads a dynamic dimension");
-        widths.append({low, high});
-      }
-      if (!constant)
-        return rewriter.notifyMatchFailure(op, "dynamic pad by a computed value");
-      rewriter.replaceOpWithNewOp<tvm::PadOp>(
-          op, resultType, adaptor.getOperand(),
-          rewriter.getDenseI64ArrayAttr(widths),
-          rewriter.getStringAttr("constant"), rewriter.getF64FloatAttr(*constant));
-      return success();
-    }
-    if (resultType.getNumElements() == 0 ||
-        (operandType.hasStaticShape() && operandType.getNumElements() == 0)) {
+    // Dynamic dimensions stay whole: the padding is along static ones.
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d) &&
+          (op.getEdgePaddingLow()[d] != 0 || op.getEdgePaddingHigh()[d] != 0 ||
+           op.getInteriorPadding()[d] != 0))
+        return rewriter.notifyMatchFailure(op, "pads a dynamic dimension");
+    if (resultType.hasStaticShape() &&
+        (resultType.getNumElements() == 0 ||
+         (operandType.hasStaticShape() && operandType.getNumElements() == 0))) {
       // Nothing to take from (every element is padding); TVM cannot hold
       // an empty constant either.
       rewriter.replaceOp(op, broadcastTo(rewriter, loc,
@@ -329,8 +316,9 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
                                         rewriter.getI64IntegerAttr(axis));
       Value mask = broadcastAlong(rewriter, loc,
                                   maskConstant(rewriter, loc, present), axis,
-                                  shape);
-      Value padding = broadcastTo(rewriter, loc, adaptor.getPaddingValue(), shape);
+                                  shape, taken);
+      Value padding =
+          broadcastTo(rewriter, loc, adaptor.getPaddingValue(), shape, taken);
       value = tvm::WhereOp::create(rewriter, loc, takenType, mask, taken, padding);
     }
     rewriter.replaceOp(op, value);

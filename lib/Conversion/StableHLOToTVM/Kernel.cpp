@@ -196,11 +196,15 @@ void buildLoopNest(
 SmallVector<Value> buildElementwiseKernel(OpBuilder &builder, Location loc,
                                           StringRef name, ValueRange inputs,
                                           TypeRange resultTypes, ScalarFn fn) {
-  auto shape = cast<RankedTensorType>(resultTypes.front()).getShape();
+  // Dynamic dimensions: the first input's sizes, the loops' bounds the
+  // result buffer's.
+  SmallVector<Value> sizes;
+  if (!cast<RankedTensorType>(resultTypes.front()).hasStaticShape())
+    sizes = tvm::dynamicSizesOf(builder, loc, inputs.front());
   return buildKernel(
       builder, loc, name, inputs, resultTypes,
       [&](OpBuilder &b, Location l, ValueRange in, ValueRange out) {
-        buildLoopNest(b, l, shape, /*parallel=*/true,
+        buildLoopNest(b, l, bufferSizes(b, l, out.front()), /*parallel=*/true,
                       [&](OpBuilder &nested, Location nl, ValueRange ivs) {
                         SmallVector<Value> scalars;
                         for (Value buffer : in)
@@ -211,7 +215,8 @@ SmallVector<Value> buildElementwiseKernel(OpBuilder &builder, Location loc,
                           memref::StoreOp::create(nested, nl, value, buffer,
                                                   ivs);
                       });
-      });
+      },
+      /*inPlace=*/{}, sizes);
 }
 
 } // namespace mlir::stablehlo_tvm

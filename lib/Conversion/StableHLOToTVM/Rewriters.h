@@ -121,10 +121,10 @@ Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,
 Value indexConstant(OpBuilder &builder, Location loc, ArrayRef<int64_t> values);
 Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values);
 
-/// `vector` (1-D, along `axis`) reshaped to rank `rank` and broadcast to
-/// `shape`.
+/// `vector` (1-D, along `axis`, a static one) reshaped to `shape`'s rank
+/// and broadcast to `shape` (its dynamic dimensions `like`'s).
 Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
-                     int64_t axis, ArrayRef<int64_t> shape);
+                     int64_t axis, ArrayRef<int64_t> shape, Value like = {});
 
 /// `build(operands, resultType)`, computed on f32 copies of f16/bf16 operands
 /// and rounded back to the half type (TVM lacks most half-precision math and

@@ -129,10 +129,11 @@ Value maskConstant(OpBuilder &builder, Location loc, ArrayRef<bool> values) {
 }
 
 Value broadcastAlong(OpBuilder &builder, Location loc, Value vector,
-                     int64_t axis, ArrayRef<int64_t> shape) {
+                     int64_t axis, ArrayRef<int64_t> shape, Value like) {
   SmallVector<int64_t> unit(shape.size(), 1);
   unit[axis] = shape[axis];
-  return broadcastTo(builder, loc, reshapeTo(builder, loc, vector, unit), shape);
+  return broadcastTo(builder, loc, reshapeTo(builder, loc, vector, unit), shape,
+                     like);
 }
 
 Value computeWidened(

@@ -129,3 +129,34 @@ func.func @gather_kernel(%table: tensor<50x8xf32>, %ids: tensor<?x1xi32>) -> ten
   %0 = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>}> : (tensor<50x8xf32>, tensor<?x1xi32>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
+
+// -----
+
+// Interior and negative padding along static dimensions beside a dynamic
+// one: a take along each padded axis, the padding where no element lands,
+// broadcast to the dynamic size of what was taken.
+// CHECK-LABEL: func @pad_static_axes
+// CHECK: %[[T:.+]] = tvm.take %arg0, %{{.+}} {axis = 1 : i64} : (tensor<?x3xf32>, tensor<5xi64>) -> tensor<?x5xf32>
+// CHECK: %[[N:.+]] = tvm.dim %[[T]] {dim = 0 : i64}
+// CHECK: tvm.broadcast_to %{{.+}}, %[[N]] {shape = array<i64: -1, 5>}
+// CHECK: tvm.where
+func.func @pad_static_axes(%x: tensor<?x3xf32>, %v: tensor<f32>) -> tensor<?x5xf32> {
+  %0 = stablehlo.pad %x, %v, low = [0, 1], high = [0, -1], interior = [0, 1] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// Kernels on the bits of each element: the result's dynamic size is the
+// operand's, the loops' bounds the buffers'.
+// CHECK-LABEL: func @bit_level
+// CHECK: %[[N:.+]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: tvm.kernel "bitcast_convert"(%arg0) sizes[%[[N]]]
+// CHECK: memref.dim
+// CHECK: %[[M:.+]] = tvm.dim %arg1 {dim = 0 : i64}
+// CHECK: tvm.kernel "reduce_precision"(%arg1) sizes[%[[M]]]
+func.func @bit_level(%x: tensor<?x2xbf16>, %y: tensor<?xf32>) -> (tensor<?x2xi16>, tensor<?xf32>) {
+  %0 = stablehlo.bitcast_convert %x : (tensor<?x2xbf16>) -> tensor<?x2xi16>
+  %1 = stablehlo.reduce_precision %y, format = e5m10 : tensor<?xf32>
+  return %0, %1 : tensor<?x2xi16>, tensor<?xf32>
+}
