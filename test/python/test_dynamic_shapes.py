@@ -130,12 +130,21 @@ def test_symbolic_mlp_signature_names_jax_dimension_variables():
     assert [str(d) for d in dims[:1]] == ["b"] and int(dims[1]) == 8
     assert str(main.ret_ty.shape.values[0]) == "b"
     check_symbolic(exp, mlp, lambda n: [rng.standard_normal((n, 8)).astype(np.float32)], [1, 4, 9, 100])
-    # Without the BLAS, the matmul rule tiles the symbolic rows (the last
-    # tile guarded).
+    # Without the BLAS, the matmul rule pads the symbolic rows to whole
+    # register tiles; rows past the last are computed and never written.
     run = stablehlo_tvm.build(exp, shapes="symbolic", blas=False)
     for n in (1, 13, 100):
         x = rng.standard_normal((n, 8)).astype(np.float32)
         np.testing.assert_allclose(run(x), jax.jit(mlp)(x), rtol=2e-5, atol=2e-5)
+    w3, bias = rng.standard_normal((32, 64)).astype(np.float32), rng.standard_normal(64).astype(np.float32)
+
+    def dense(x):
+        return jax.nn.relu(x @ w3 + bias)
+
+    wide = stablehlo_tvm.build(exported(dense, spec((b, 32))), shapes="symbolic")
+    for n in (1, 7, 9, 37):
+        x = rng.standard_normal((n, 32)).astype(np.float32)
+        np.testing.assert_allclose(wide(x), jax.jit(dense)(x), rtol=2e-5, atol=2e-5)
 
 
 def test_symbolic_attention_block_with_batch_and_sequence():

@@ -109,7 +109,7 @@ def _on_blas(rewriter, call):
         if batch * m * n * k < MIN_MULTIPLY_ADDS:
             return None
     # A symbolic size is taken as large: the BLAS reads the sizes at run
-    # time, and the rules have no tiling for symbolic extents.
+    # time (which products with symbolic sizes come here: _misfits_tiles).
     (a, transpose_a), (b, transpose_b) = _operand(rewriter, a), _operand(rewriter, b)
     return relax.call_dps_packed(
             "stablehlo_tvm.blas.matmul",
@@ -143,16 +143,21 @@ def _misfits_tiles(call) -> bool:
     """Whether a product's C has rows (of at least one vector) that no
     64-byte vector divides: the matmul rule then takes a column tile that
     is not a whole number of vectors, and computes it scalar."""
-    shape = static_shape(call)
     dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
     if dtype not in ("float32", "float64"):
         return False
-    if shape is None:  # symbolic: the rule's guarded tiles measured slower
-        return _shape(call) is not None and len(_shape(call)) >= 2
-    if len(shape) < 2:
+    shape, a_shape = _shape(call), _shape(call.args[0])
+    if shape is None or a_shape is None or len(shape) < 2:
         return False
     lanes = _VECTOR_BYTES // (4 if dtype == "float32" else 8)
-    return shape[-1] >= lanes and shape[-2] >= lanes and shape[-1] % lanes != 0
+    rows, columns, depth = shape[-2], shape[-1], a_shape[-1]
+    # The rule pads a symbolic row count to whole tiles; a symbolic column
+    # count, depth or batch it does not tile (over a symbolic batch, a
+    # convolution's patches ran 10-35% faster on the BLAS).
+    if not all(isinstance(d, int) for d in [columns, depth, *shape[:-2]]):
+        return True
+    many_rows = not isinstance(rows, int) or rows >= lanes
+    return columns >= lanes and many_rows and columns % lanes != 0
 
 
 def _in_loops(mod: tvm.IRModule) -> set[str]:

@@ -64,9 +64,17 @@ class Matmul(CPURule):
         # Prologue and epilogue blocks are computed inline where possible.
         others = [b.block_rv for b in blocks if b.is_injective()]
         remaining = self.inline_all(sch, others)
-        # An epilogue joins the tile's write-back when it is C's only reader.
+        # A symbolic row count (a build for every size) is padded to whole
+        # register tiles: A's rows copied into a padded buffer, the product
+        # computed for every padded row, its rows that exist copied out.
+        # Without it, each tile's rows are guarded and its accumulator is
+        # no longer registers (the symbolic MLP ran 2.3x the per-size build).
+        i_var = _last_var_of_kind(sch.get(main), kinds, IterKind.kIter_I)
+        symbolic_m = i_var is not None and not isinstance(i_var.dom.extent, tirx.IntImm)
+        # An epilogue joins the tile's write-back when it is C's only reader
+        # (and C is not padded).
         epilogue = [b for b in remaining if self.is_consumer_of(sch, b, main)]
-        epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 else []
+        epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 and not symbolic_m else []
         rest = [b for b in remaining if b not in epilogue]
         if rest and not epilogue and sch.get(rest[-1]).same_as(sch.get(blocks[-1].block_rv)):
             # A longer epilogue (GELU's erfc): element-wise after the product.
@@ -74,6 +82,10 @@ class Matmul(CPURule):
         else:
             for block in rest:  # element-wise loop nests of their own
                 self.schedule_at_root(sch, block, lanes)
+        if symbolic_m:
+            rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
+            if not self._pad_rows(sch, main, i_var, rows, lanes):
+                return None
 
         loops = sch.get_loops(main)
         by_kind = {k: [l for l, kind in zip(loops, kinds) if kind == k] for k in IterKind}
@@ -89,11 +101,9 @@ class Matmul(CPURule):
         i, j = i_loops[-1], j_last
         k = fused(sch, by_kind[IterKind.kIter_K])
         m, n, depth = extent_of(sch, i), extent_of(sch, j), extent_of(sch, k)
-        if None in (n, depth):
+        if None in (n, depth) or (m is None and not symbolic_m):
             return None
-        # A symbolic M (a batch of rows of every size, from a build for all
-        # sizes) is tiled by whole register tiles, the last one guarded.
-        symbolic_m = m is None
+        # A symbolic M, padded above, is a whole number of register tiles.
 
         nr = divisor_at_most(n, 2 * lanes, multiple_of=lanes) or divisor_at_most(n, lanes)
         rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
@@ -143,6 +153,33 @@ class Matmul(CPURule):
         sch.decompose_reduction(main, ko)
         return sch
 
+    @classmethod
+    def _pad_rows(cls, sch: s_tir.Schedule, main, i_var, rows: int, lanes: int) -> bool:
+        """Pads `main`'s row axis `i_var` to a multiple of `rows`; the copies
+        in (A's rows) and out (C's) become element-wise loop nests, the copy
+        out inlined into C's reader when there is one."""
+        factors = [rows if v.var.same_as(i_var.var) else 1 for v in sch.get(main).iter_vars]
+        producers = {sch.get(b).name_hint for b in sch.get_producers(main)}
+        consumers = {sch.get(b).name_hint for b in sch.get_consumers(main)}
+        try:
+            sch.pad_einsum(main, factors)
+        except Exception:  # noqa: BLE001 - a block pad_einsum does not take
+            return False
+        for block in sch.get_producers(main):
+            if sch.get(block).name_hint not in producers:
+                try:
+                    sch.compute_inline(block)
+                except Exception:  # noqa: BLE001
+                    cls.schedule_at_root(sch, block, lanes)
+        for block in sch.get_consumers(main):
+            if sch.get(block).name_hint in consumers:
+                continue
+            try:
+                sch.compute_inline(block)
+            except Exception:  # noqa: BLE001 - the output itself
+                cls.schedule_at_root(sch, block, lanes)
+        return True
+
     @staticmethod
     def _pack_a(sch: s_tir.Schedule, main, kinds, iter_vars, mr: int) -> None:
         """A row-major in K is repacked as [I / MR, K, MR] once, before the
@@ -170,6 +207,12 @@ class Matmul(CPURule):
             return
         packed = sch.cache_read(main, b_index, "global")
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-1] // nr, x[-2], x[-1] % nr))
+
+
+def _last_var_of_kind(block, kinds, kind):
+    """The block's last iteration variable of `kind` (the one tiled)."""
+    found = [v for v, k in zip(block.iter_vars, kinds) if k == kind]
+    return found[-1] if found else None
 
 
 def _bits(dtype: str) -> int:
