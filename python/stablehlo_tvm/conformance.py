@@ -520,8 +520,8 @@ def write_report(results: list[dict[str, Any]], path: str, xla: dict[str, str] |
         lines += [
             "",
             f"Of those, {len(symbolic)} compiled once for every size (symbolic shapes, "
-            f"{sum(r['status'] == 'pass' for r in symbolic)} passing); the others, whose shapes come from "
-            "dimension arguments or pass through ops without a symbolic form, specialized per size.",
+            f"{sum(r['status'] == 'pass' for r in symbolic)} passing); the others, whose shapes pass through "
+            "ops without a symbolic form, specialized per size.",
         ]
     lines += ["", "## Per op (files containing the op)", "", "| op | pass rate | statuses |", "|---|---|---|"]
     for op in sorted(by_op):
