@@ -267,11 +267,21 @@ struct SymbolizeShapesPass
         size = tvm::DimOp::create(b, arg.getLoc(), found->second.first,
                                   found->second.second);
       else
-        size = tvm::TensorToSizeOp::create(b, arg.getLoc(), arg);
+        size = tvm::TensorToSizeOp::create(b, arg.getLoc(), signless(b, arg));
       placeholder.replaceAllUsesWith(size);
       elements.replace(placeholder, size);
       placeholder.getDefiningOp()->erase();
     }
+  }
+
+  /// `scalar`, an integer tensor, as a signless one (a ui32 dimension
+  /// argument converted to i64).
+  static Value signless(OpBuilder &b, Value scalar) {
+    auto type = cast<RankedTensorType>(scalar.getType());
+    if (type.getElementType().isSignlessInteger())
+      return scalar;
+    return stablehlo::ConvertOp::create(b, scalar.getLoc(),
+                                        type.clone(b.getI64Type()), scalar);
   }
 
   /// real_dynamic_slice with unit strides: the window [start, limit) of

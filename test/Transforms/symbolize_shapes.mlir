@@ -189,3 +189,17 @@ func.func @dimension_argument_through_slice_and_pad(%n: tensor<i64>, %x: tensor<
   %sum = stablehlo.add %s, %p : tensor<?x3xf32>
   return %sum : tensor<?x3xf32>
 }
+
+// -----
+
+// An unsigned dimension argument read from its value: converted first
+// (tvm.tensor_to_size takes signless integers).
+// CHECK-LABEL: func.func @unsigned_dimension_argument
+// CHECK: %[[WIDE:.+]] = stablehlo.convert %arg0 : (tensor<ui32>) -> tensor<i64>
+// CHECK: tvm.tensor_to_size %[[WIDE]] : (tensor<i64>) -> index
+func.func @unsigned_dimension_argument(%n: tensor<ui32>) -> tensor<?xf32> {
+  %n32 = stablehlo.convert %n : (tensor<ui32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+  return %iota : tensor<?xf32>
+}
