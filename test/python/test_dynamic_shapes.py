@@ -147,6 +147,28 @@ def test_symbolic_mlp_signature_names_jax_dimension_variables():
         np.testing.assert_allclose(wide(x), jax.jit(dense)(x), rtol=2e-5, atol=2e-5)
 
 
+def test_symbolic_columns_and_depth_in_the_matmul_rule():
+    # A symbolic column count is padded to whole tiles as rows are (B's
+    # padded copy made a panel at a time); a symbolic depth is walked whole.
+    b, = export.symbolic_shape("b")
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((24, 16)).astype(np.float32)
+
+    def columns(x):  # (24, 16) @ (16, b)
+        return jnp.tanh(w @ x.T)
+
+    def depth(x, y):  # (16, b) @ (b, 40)
+        return x.T @ y
+
+    for blas in (False, "loops"):
+        by_columns = stablehlo_tvm.build(exported(columns, spec((b, 16))), shapes="symbolic", blas=blas)
+        by_depth = stablehlo_tvm.build(exported(depth, spec((b, 16)), spec((b, 40))), shapes="symbolic", blas=blas)
+        for n in (1, 31, 33, 70):
+            x, y = rng.standard_normal((n, 16)).astype(np.float32), rng.standard_normal((n, 40)).astype(np.float32)
+            np.testing.assert_allclose(by_columns(x), jax.jit(columns)(x), rtol=2e-5, atol=2e-5)
+            np.testing.assert_allclose(by_depth(x, y), jax.jit(depth)(x, y), rtol=1e-4, atol=1e-4)
+
+
 def test_symbolic_attention_block_with_batch_and_sequence():
     b, s = export.symbolic_shape("b, s")
     rng = np.random.default_rng(4)

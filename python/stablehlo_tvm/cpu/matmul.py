@@ -64,17 +64,20 @@ class Matmul(CPURule):
         # Prologue and epilogue blocks are computed inline where possible.
         others = [b.block_rv for b in blocks if b.is_injective()]
         remaining = self.inline_all(sch, others)
-        # A symbolic row count (a build for every size) is padded to whole
-        # register tiles: A's rows copied into a padded buffer, the product
-        # computed for every padded row, its rows that exist copied out.
-        # Without it, each tile's rows are guarded and its accumulator is
-        # no longer registers (the symbolic MLP ran 2.3x the per-size build).
+        # Symbolic row and column counts (a build for every size) are padded
+        # to whole register tiles: A's and B's values read through the
+        # padding condition, the product computed for every padded row and
+        # column, those that exist copied out. Without it, each tile is
+        # guarded and its accumulator is no longer registers (the symbolic
+        # MLP ran 2.3x the per-size build). A symbolic depth is walked whole.
         i_var = _last_var_of_kind(sch.get(main), kinds, IterKind.kIter_I)
+        j_var = next((v for v in iter_vars if v.var.same_as(c_write.region[-1].min)), None)
         symbolic_m = i_var is not None and not isinstance(i_var.dom.extent, tirx.IntImm)
+        symbolic_n = j_var is not None and not isinstance(j_var.dom.extent, tirx.IntImm)
         # An epilogue joins the tile's write-back when it is C's only reader
         # (and C is not padded).
         epilogue = [b for b in remaining if self.is_consumer_of(sch, b, main)]
-        epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 and not symbolic_m else []
+        epilogue = epilogue if len(epilogue) == 1 and len(sch.get_consumers(main)) == 1 and not (symbolic_m or symbolic_n) else []
         rest = [b for b in remaining if b not in epilogue]
         if rest and not epilogue and sch.get(rest[-1]).same_as(sch.get(blocks[-1].block_rv)):
             # A longer epilogue (GELU's erfc): element-wise after the product.
@@ -82,9 +85,14 @@ class Matmul(CPURule):
         else:
             for block in rest:  # element-wise loop nests of their own
                 self.schedule_at_root(sch, block, lanes)
-        if symbolic_m:
-            rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
-            if not self._pad_rows(sch, main, i_var, rows, lanes):
+        rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
+        padded = [(i_var.var, rows)] if symbolic_m else []
+        if symbolic_n:
+            padded.append((j_var.var, 2 * lanes))
+        b_copy = None
+        if padded:
+            done, b_copy = self._pad(sch, main, padded, lanes, _b_operand(sch.get(main), kinds, iter_vars), kinds)
+            if not done:
                 return None
 
         loops = sch.get_loops(main)
@@ -101,22 +109,22 @@ class Matmul(CPURule):
         i, j = i_loops[-1], j_last
         k = fused(sch, by_kind[IterKind.kIter_K])
         m, n, depth = extent_of(sch, i), extent_of(sch, j), extent_of(sch, k)
-        if None in (n, depth) or (m is None and not symbolic_m):
+        if (m is None and not symbolic_m) or (n is None and not symbolic_n):
             return None
-        # A symbolic M, padded above, is a whole number of register tiles.
-
-        nr = divisor_at_most(n, 2 * lanes, multiple_of=lanes) or divisor_at_most(n, lanes)
-        rows = _ROWS_WITH_32_REGISTERS if lanes * _bits(c_write.source.dtype) >= 512 else _ROWS_WITH_16_REGISTERS
+        symbolic = symbolic_m or symbolic_n or depth is None
+        # Symbolic counts, padded above, are whole numbers of register tiles.
+        nr = 2 * lanes if symbolic_n else divisor_at_most(n, 2 * lanes, multiple_of=lanes) or divisor_at_most(n, lanes)
         mr = rows if symbolic_m else divisor_at_most(m, rows)
-        kc = divisor_at_most(depth, _K_CHUNK)
-        io, ii = sch.split(i, [None, mr] if symbolic_m else [m // mr, mr])
-        jo, ji = sch.split(j, [n // nr, nr])
-        ko, ki = sch.split(k, [depth // kc, kc])
+        kc = 1 if depth is None else divisor_at_most(depth, _K_CHUNK)
+        io, ii = sch.split(i, [None, mr])
+        jo, ji = sch.split(j, [None, nr])
+        ko, ki = sch.split(k, [None, kc])
         bits = _bits(c_write.source.dtype)
+        panels = symbolic_n or n // nr > 1
         # By column panels, A is streamed once per panel; when A is large and
         # all of B fits in L2 (few panels: an im2col's patches times the
         # weights), by row tiles instead, B packed whole once.
-        by_rows = not symbolic_m and n // nr > 1 and m * depth * bits // 8 > _L2_BYTES // 2 and depth * n * bits // 8 <= _L2_BYTES // 2
+        by_rows = not symbolic and n // nr > 1 and m * depth * bits // 8 > _L2_BYTES // 2 and depth * n * bits // 8 <= _L2_BYTES // 2
         if by_rows:
             sch.reorder(*outer, io, jo, ko, ki, ii, ji)
         else:
@@ -141,36 +149,50 @@ class Matmul(CPURule):
         if by_rows:
             self._pack_b(sch, main, kinds, iter_vars, nr)
         else:
-            if (symbolic_m or m >= _PACK_MIN_ROWS) and n // nr > 1:
+            if b_copy is not None:  # B's padded copy, a panel at a time
+                sch.compute_at(b_copy, jo, preserve_unit_loops=True)
+                self.vectorize_innermost(sch, b_copy, lanes)
+            elif (symbolic_m or m >= _PACK_MIN_ROWS) and panels:
                 b_index = _b_operand(sch.get(main), kinds, iter_vars)
                 if b_index is not None:
                     packed = sch.cache_read(main, b_index, "global")
                     sch.compute_at(packed, jo, preserve_unit_loops=True)
                     self.vectorize_innermost(sch, packed, lanes)
-            if not symbolic_m and m >= _PACK_MIN_ROWS and mr > 1:
+            if not symbolic and m >= _PACK_MIN_ROWS and mr > 1:
                 self._pack_a(sch, main, kinds, iter_vars, mr)
         sch.parallel(fused(sch, [*outer, io if by_rows else jo]))
         sch.decompose_reduction(main, ko)
         return sch
 
     @classmethod
-    def _pad_rows(cls, sch: s_tir.Schedule, main, i_var, rows: int, lanes: int) -> bool:
-        """Pads `main`'s row axis `i_var` to a multiple of `rows`; the copies
-        in (A's rows) and out (C's) become element-wise loop nests, the copy
-        out inlined into C's reader when there is one."""
-        factors = [rows if v.var.same_as(i_var.var) else 1 for v in sch.get(main).iter_vars]
+    def _pad(cls, sch: s_tir.Schedule, main, padded: list, lanes: int, b_index, kinds):
+        """Pads `main`'s axes in `padded` ((variable, multiple) pairs). The
+        copy out is inlined into C's reader (or is an element-wise loop nest
+        when C is the output); the copies in are inlined into the product's
+        reads, except B's when its columns are padded: read through the
+        padding condition, B's vector loads would go scalar, so that copy is
+        returned to be made panel by panel (as B is packed). Returns
+        (whether padded, that copy or None)."""
+        factors = [next((f for var, f in padded if var.same_as(v.var)), 1) for v in sch.get(main).iter_vars]
         producers = {sch.get(b).name_hint for b in sch.get_producers(main)}
         consumers = {sch.get(b).name_hint for b in sch.get_consumers(main)}
         try:
             sch.pad_einsum(main, factors)
         except Exception:  # noqa: BLE001 - a block pad_einsum does not take
-            return False
+            return False, None
+        j_padded = any(k == IterKind.kIter_J and f > 1 for k, f in zip(kinds, factors))
+        b_buffer = sch.get(main).reads[b_index].source if j_padded and b_index is not None else None
+        b_copy = None
         for block in sch.get_producers(main):
-            if sch.get(block).name_hint not in producers:
-                try:
-                    sch.compute_inline(block)
-                except Exception:  # noqa: BLE001
-                    cls.schedule_at_root(sch, block, lanes)
+            if sch.get(block).name_hint in producers:
+                continue
+            if b_buffer is not None and any(w.source.same_as(b_buffer) for w in sch.get(block).writes):
+                b_copy = block
+                continue
+            try:
+                sch.compute_inline(block)
+            except Exception:  # noqa: BLE001
+                cls.schedule_at_root(sch, block, lanes)
         for block in sch.get_consumers(main):
             if sch.get(block).name_hint in consumers:
                 continue
@@ -178,7 +200,7 @@ class Matmul(CPURule):
                 sch.compute_inline(block)
             except Exception:  # noqa: BLE001 - the output itself
                 cls.schedule_at_root(sch, block, lanes)
-        return True
+        return True, b_copy
 
     @staticmethod
     def _pack_a(sch: s_tir.Schedule, main, kinds, iter_vars, mr: int) -> None:
@@ -193,7 +215,7 @@ class Matmul(CPURule):
         packed = sch.cache_read(main, a_index, "global")
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
         loops = sch.get_loops(packed)
-        if iterations(sch, loops) >= PARALLEL_GRAIN:
+        if iterations(sch, loops, symbolic=PARALLEL_GRAIN) >= PARALLEL_GRAIN:
             sch.parallel(fused(sch, loops[:-1]))
 
     @staticmethod

@@ -4,6 +4,7 @@ and vectorizing helpers."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from tvm import s_tir, tirx
@@ -75,8 +76,12 @@ class CPURule(ScheduleRule):
         CPURule.vectorize_innermost(sch, block, lanes)
         loops = sch.get_loops(block)
         outer = [l for l in loops if sch.get(l).kind == tirx.ForKind.SERIAL]
-        if outer and iterations(sch, loops) >= PARALLEL_GRAIN:
-            sch.parallel(fused(sch, outer))
+        # Fused up to the first symbolic extent after the outermost: the
+        # fused index is divided by the extents inside it, which must be
+        # constants to stay cheap.
+        shared = outer[:1] + list(itertools.takewhile(lambda l: extent_of(sch, l) is not None, outer[1:]))
+        if outer and iterations(sch, loops, symbolic=PARALLEL_GRAIN) >= PARALLEL_GRAIN:
+            sch.parallel(fused(sch, shared))
 
     @staticmethod
     def schedule_with_output(sch: s_tir.Schedule, producers: list, last, lanes: int) -> None:
@@ -301,11 +306,14 @@ def extent_of(sch: s_tir.Schedule, loop) -> int | None:
     return int(extent) if isinstance(extent, tirx.IntImm) else None
 
 
-def iterations(sch: s_tir.Schedule, loops) -> int:
-    """How many times `loops` run their body (unknown extents count as 1)."""
+def iterations(sch: s_tir.Schedule, loops, symbolic: int = 1) -> int:
+    """How many times `loops` run their body, an extent unknown until run
+    time (a symbolic size) counted as `symbolic`: 1 where the count bounds
+    a copy, a large number where it decides sharing among cores (a build
+    for every size is for sizes that are worth it, as on the BLAS)."""
     total = 1
     for loop in loops:
-        total *= extent_of(sch, loop) or 1
+        total *= extent_of(sch, loop) or symbolic
     return total
 
 
