@@ -15,6 +15,7 @@
 
 #include "DimensionClasses.h"
 #include "SymbolicElements.h"
+#include "SymbolicPad.h"
 #include "stablehlo-tvm/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -153,6 +154,11 @@ struct SymbolizeShapesPass
       } else if (auto slice = dyn_cast<stablehlo::RealDynamicSliceOp>(op)) {
         if (Value window = realDynamicSlice(b, slice, elements)) {
           op.getResult(0).replaceAllUsesWith(window);
+          op.erase();
+        }
+      } else if (auto pad = dyn_cast<stablehlo::DynamicPadOp>(op)) {
+        if (Value padded = symbolicDynamicPad(b, pad, elements)) {
+          op.getResult(0).replaceAllUsesWith(padded);
           op.erase();
         }
       } else if (auto gather = dyn_cast<stablehlo::DynamicGatherOp>(op)) {

@@ -499,7 +499,7 @@ def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
         return lambda operands, attrs: fn(*operands)
 
     def logical(int_fn, bool_fn):
-        return lambda operands, attrs: (bool_fn if operands[0].dtype == "bool" else int_fn)(*operands)
+        return lambda operands, attrs: (bool_fn if str(operands[0].ty) == "bool" else int_fn)(*operands)
 
     return {
         "tvm.dim": lambda operands, attrs: operands[0].ty.shape[int(attrs["dim"])],

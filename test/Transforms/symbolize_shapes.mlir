@@ -203,3 +203,30 @@ func.func @unsigned_dimension_argument(%n: tensor<ui32>) -> tensor<?xf32> {
   %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
   return %iota : tensor<?xf32>
 }
+
+// -----
+
+// dynamic_pad by a symbolic amount: checked non-negative when run, then
+// the padding value concatenated before the operand; the interior padding
+// spreads the operand along a new axis, flattened, the last gap dropped.
+// CHECK-LABEL: func.func @dynamic_pad_by_size
+// CHECK: %[[N:.+]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: %[[OK:.+]] = arith.cmpi sge, %[[N]]
+// CHECK: %[[X:.+]] = tvm.shape_assertion %arg0, %[[OK]], [] {message = "dynamic_pad: a negative padding amount"}
+// CHECK: %[[COLUMN:.+]] = tvm.reshape %[[X]]
+// CHECK-SAME: {shape = array<i64: -1, 1>}
+// CHECK: %[[GAPS:.+]] = tvm.broadcast_to
+// CHECK-SAME: {shape = array<i64: -1, -1>}
+// CHECK: %[[PAIRS:.+]] = stablehlo.concatenate %[[COLUMN]], %[[GAPS]], dim = 1
+// CHECK: %[[SPREAD:.+]] = tvm.reshape %[[PAIRS]]
+// CHECK: %[[KEPT:.+]] = tvm.dynamic_slice %[[SPREAD]]
+// CHECK: %[[LOW:.+]] = tvm.broadcast_to
+// CHECK: stablehlo.concatenate %[[LOW]], %[[KEPT]], dim = 0
+// CHECK-NOT: stablehlo.dynamic_pad
+func.func @dynamic_pad_by_size(%x: tensor<?xf32>, %v: tensor<f32>) -> tensor<?xf32> {
+  %d = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %n = stablehlo.reshape %d : (tensor<i32>) -> tensor<1xi32>
+  %z = stablehlo.constant dense<0> : tensor<1xi32>
+  %0 = stablehlo.dynamic_pad %x, %v, %n, %z, %n : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

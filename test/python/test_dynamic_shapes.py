@@ -370,6 +370,47 @@ def test_dimension_argument_read_from_its_value():
     assert zeros.shape == (0, 3) and window.shape == (0, 2)
 
 
+def test_dynamic_pad_by_symbolic_amounts():
+    # lax.pad by amounts that are the dimension variable (edges and
+    # interior): one build, every size.
+    b, = export.symbolic_shape("b")
+
+    def f(x):
+        n = x.shape[0]
+        return jax.lax.pad(x, jnp.float32(-1), [(n, 2, n), (1, 0, 0)])
+
+    run = stablehlo_tvm.build(exported(f, spec((b, 3))), shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in (1, 2, 5):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        np.testing.assert_array_equal(run(x), jax.jit(f)(x))
+
+
+# An amount negative for small sizes: checked when the function runs.
+NEGATIVE_PAD = """
+func.func public @main(%x: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %v = stablehlo.constant dense<7.0> : tensor<f32>
+  %d = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %low = stablehlo.subtract %d, %c3 : tensor<i32>
+  %low1 = stablehlo.reshape %low : (tensor<i32>) -> tensor<1xi32>
+  %z = stablehlo.constant dense<0> : tensor<1xi32>
+  %lows = stablehlo.concatenate %low1, %z, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %zeros = stablehlo.constant dense<0> : tensor<2xi32>
+  %0 = stablehlo.dynamic_pad %x, %v, %lows, %zeros, %zeros : (tensor<?x2xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+"""
+
+
+def test_dynamic_pad_negative_amount_is_an_error_when_run():
+    run = stablehlo_tvm.build(NEGATIVE_PAD, shapes="symbolic")
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    np.testing.assert_array_equal(run(x), xla.run(NEGATIVE_PAD, [x])[0])
+    with pytest.raises(Exception, match="dynamic_pad: a negative padding amount"):
+        run(np.ones((2, 2), np.float32))
+
+
 def test_unresolvable_shape_is_a_located_error():
     text = """
 func.func @main(%x: tensor<4xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {
