@@ -290,9 +290,10 @@ struct SymbolizeShapesPass
                                         type.clone(b.getI64Type()), scalar);
   }
 
-  /// real_dynamic_slice with unit strides: the window [start, limit) of
-  /// each dimension (a valid program's windows are in bounds, so the
-  /// dynamic slice's clamp changes nothing); null otherwise.
+  /// real_dynamic_slice: the window [start, limit) of each dimension (a
+  /// valid program's windows are in bounds, so the dynamic slice's clamp
+  /// changes nothing), then the static strides of dimensions whose window
+  /// is static; null for any other.
   static Value realDynamicSlice(OpBuilder &b, stablehlo::RealDynamicSliceOp op,
                                 SymbolicElements &elements) {
     auto type = cast<RankedTensorType>(op.getType());
@@ -303,18 +304,44 @@ struct SymbolizeShapesPass
     if (!isTVMTensor(type) || failed(starts) || failed(limits) ||
         failed(strides) || static_cast<int64_t>(starts->size()) != rank ||
         static_cast<int64_t>(limits->size()) != rank ||
-        static_cast<int64_t>(strides->size()) != rank ||
-        !llvm::all_of(*strides, [](Value v) { return matchPattern(v, m_One()); }))
+        static_cast<int64_t>(strides->size()) != rank)
       return {};
+    auto constant = [](Value v) -> std::optional<int64_t> {
+      APInt value;
+      if (!matchPattern(v, m_ConstantInt(&value)))
+        return std::nullopt;
+      return value.getSExtValue();
+    };
+    SmallVector<int64_t> window(type.getShape());
+    SmallVector<int64_t> axes, ends, steps;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (matchPattern((*strides)[d], m_One()))
+        continue;
+      auto step = constant((*strides)[d]);
+      auto start = constant((*starts)[d]), limit = constant((*limits)[d]);
+      if (!step || *step <= 0 || !start || !limit)
+        return {};
+      window[d] = std::max<int64_t>(*limit - *start, 0);
+      axes.push_back(d);
+      ends.push_back(window[d]);
+      steps.push_back(*step);
+    }
     b.setInsertionPoint(op);
+    auto windowType = type.clone(window);
     SmallVector<Value> operands(*starts);
     for (int64_t d = 0; d < rank; ++d)
-      if (type.isDynamicDim(d))
+      if (windowType.isDynamicDim(d))
         operands.push_back(
             arith::SubIOp::create(b, op.getLoc(), (*limits)[d], (*starts)[d]));
-    return tvm::DynamicSliceOp::create(
-        b, op.getLoc(), type, op.getOperand(),
-        b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())), operands);
+    Value slice = tvm::DynamicSliceOp::create(
+        b, op.getLoc(), windowType, op.getOperand(),
+        b.getDenseI64ArrayAttr(tvm::shapeAttrOf(window)), operands);
+    if (axes.empty())
+      return slice;
+    return tvm::StridedSliceOp::create(
+        b, op.getLoc(), type, slice, b.getDenseI64ArrayAttr(axes),
+        b.getDenseI64ArrayAttr(SmallVector<int64_t>(axes.size(), 0)),
+        b.getDenseI64ArrayAttr(ends), b.getDenseI64ArrayAttr(steps));
   }
 
   static bool isTVMTensor(Type type) {

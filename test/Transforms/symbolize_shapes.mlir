@@ -230,3 +230,21 @@ func.func @dynamic_pad_by_size(%x: tensor<?xf32>, %v: tensor<f32>) -> tensor<?xf
   %0 = stablehlo.dynamic_pad %x, %v, %n, %z, %n : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A static stride along a dimension whose window is static: the window,
+// then a strided slice of it.
+// CHECK-LABEL: func.func @real_dynamic_slice_strided
+// CHECK: %[[W:.+]] = tvm.dynamic_slice %arg0, {{.+}} {shape = array<i64: -1, 4>} : (tensor<?x5xf32>, index, index, index) -> tensor<?x4xf32>
+// CHECK: tvm.strided_slice %[[W]] {axes = array<i64: 1>, begin = array<i64: 0>, end = array<i64: 4>, strides = array<i64: 2>} : (tensor<?x4xf32>) -> tensor<?x2xf32>
+func.func @real_dynamic_slice_strided(%x: tensor<?x5xf32>) -> tensor<?x2xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x5xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c5 = stablehlo.constant dense<5> : tensor<1xi32>
+  %start = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+  %limit = stablehlo.concatenate %n1, %c5, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %strides = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %w = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %w : tensor<?x2xf32>
+}

@@ -431,6 +431,23 @@ def test_corpus_files_at_two_sizes_from_one_build(name):
         text = f.read()
     result = conformance.run_program(text, name)
     assert result["status"] == "pass", result["message"]
+    assert result["build"] == "symbolic"
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="the shared conformance corpus is not here")
+@pytest.mark.parametrize(
+    "name",
+    [
+        "slice_entire_axis_dynamic.mlir",  # a dimension argument read from its value
+        "vmap_slice_a_float32_5_dynamic.mlir",  # a strided real_dynamic_slice
+        "pad_poly_padding_config_dynamic.mlir",  # dynamic_pad by the dimension variable
+        "vmap_pad_inbfloat16_2_3_pads_1_1_0_2_2_0_dynamic.mlir",  # interior pads beside a dynamic axis
+        "vmap_reduce_precision_in_bfloat16_out_float32_dynamic.mlir",  # a bit-level kernel
+        "concatenate_grad_dynamic.mlir",  # windows from 0 tie dimension arguments
+    ],
+)
+def test_older_exports_compile_once(name):
+    test_corpus_files_at_two_sizes_from_one_build(name)
 
 
 def test_runner_judges_dynamic_programs_against_xla(monkeypatch):
