@@ -165,6 +165,9 @@ struct SymbolizeShapesPass
         if (Value slice = gatherAsSlice(b, gather, elements)) {
           op.getResult(0).replaceAllUsesWith(slice);
           op.erase();
+        } else if (Value taken = gatherAsTake(b, gather, elements)) {
+          op.getResult(0).replaceAllUsesWith(taken);
+          op.erase();
         }
       } else if (auto call = dyn_cast<stablehlo::CustomCallOp>(op);
                  call && call.getCallTargetName() == kShapeAssertion) {
@@ -222,6 +225,81 @@ struct SymbolizeShapesPass
     return tvm::DynamicSliceOp::create(
         b, op.getLoc(), type, op.getOperand(),
         b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())), operands);
+  }
+
+  /// A dynamic_gather of one element along one axis and slices of the
+  /// others (jnp.take, nearest-neighbour resizing): the operand cut to the
+  /// slice sizes, then a tvm.take along the axis (its "clip" clamps an
+  /// index as the gather clamps a start). Null for any other gather.
+  static Value gatherAsTake(OpBuilder &b, stablehlo::DynamicGatherOp op,
+                            SymbolicElements &elements) {
+    auto dims = op.getDimensionNumbers();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+    auto indicesType = cast<RankedTensorType>(op.getStartIndices().getType());
+    int64_t rank = operandType.getRank();
+    if (!isTVMTensor(type) || dims.getStartIndexMap().size() != 1 ||
+        dims.getCollapsedSliceDims() != dims.getStartIndexMap() ||
+        !dims.getOperandBatchingDims().empty())
+      return {};
+    int64_t axis = dims.getStartIndexMap().front();
+    // The index vector: the indices' last dimension, of size 1, or implicit.
+    int64_t vectorDim = dims.getIndexVectorDim();
+    int64_t batchRank = indicesType.getRank();
+    if (vectorDim == indicesType.getRank() - 1 && indicesType.getDimSize(vectorDim) == 1)
+      --batchRank;
+    else if (vectorDim != indicesType.getRank())
+      return {};
+    // The result is take's: the operand's dimensions with the axis
+    // replaced by the indices' batch dimensions.
+    SmallVector<int64_t> offsets;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d < axis || d >= axis + batchRank)
+        offsets.push_back(d);
+    if (axis >= rank || type.getRank() != rank - 1 + batchRank ||
+        ArrayRef<int64_t>(offsets) != dims.getOffsetDims())
+      return {};
+    auto sizes = elements.of(op.getSliceSizes());
+    if (failed(sizes) || static_cast<int64_t>(sizes->size()) != rank ||
+        !matchPattern((*sizes)[axis], m_One()))
+      return {};
+    b.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    // The operand cut to the slice sizes where they are not its own.
+    Value operand = op.getOperand();
+    SmallVector<Value> window;
+    SmallVector<int64_t> windowShape;
+    bool cut = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = (*sizes)[d];
+      APInt value;
+      auto dim = size.getDefiningOp<tvm::DimOp>();
+      bool whole = d == axis ||
+                   (!operandType.isDynamicDim(d) && matchPattern(size, m_ConstantInt(&value)) &&
+                    value.getSExtValue() == operandType.getDimSize(d)) ||
+                   (dim && dim.getX() == operand && dim.getDim() == static_cast<uint64_t>(d));
+      if (d == axis)
+        size = operandType.isDynamicDim(d) ? Value(tvm::DimOp::create(b, loc, operand, d))
+                                           : arith::ConstantIndexOp::create(b, loc, operandType.getDimSize(d));
+      cut |= !whole;
+      window.push_back(size);
+      windowShape.push_back(matchPattern(size, m_ConstantInt(&value)) ? value.getSExtValue()
+                                                                      : ShapedType::kDynamic);
+    }
+    if (cut) {
+      auto windowType = operandType.clone(windowShape);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      SmallVector<Value> operands(rank, zero);
+      llvm::append_range(operands, dynamicSizes(windowType, window));
+      operand = tvm::DynamicSliceOp::create(
+          b, loc, windowType, operand,
+          b.getDenseI64ArrayAttr(tvm::shapeAttrOf(windowShape)), operands);
+    }
+    Value indices = op.getStartIndices();
+    if (batchRank != indicesType.getRank())
+      indices = reshapeKeepingDims(b, loc, indices, indicesType.getShape().drop_back());
+    return tvm::TakeOp::create(b, loc, type, operand, indices,
+                               b.getI64IntegerAttr(axis));
   }
 
   /// Older exports pass each dimension variable's value as a leading

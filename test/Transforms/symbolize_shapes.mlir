@@ -248,3 +248,23 @@ func.func @real_dynamic_slice_strided(%x: tensor<?x5xf32>) -> tensor<?x2xf32> {
   %w = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x5xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
   return %w : tensor<?x2xf32>
 }
+
+// -----
+
+// A dynamic_gather of one element along an axis and slices of the others
+// (jnp.take over a dimension argument's rows): the operand cut to the slice
+// sizes, then a take along the axis.
+// CHECK-LABEL: func.func @gather_as_take
+// CHECK: %[[N:.+]] = tvm.tensor_to_size %arg0
+// CHECK: %[[CUT:.+]] = tvm.dynamic_slice %arg1, %{{.+}}, %{{.+}}, %{{.+}}, %[[N]] {shape = array<i64: -1, 4, 5>}
+// CHECK: %[[IDS:.+]] = tvm.reshape %arg2 {shape = array<i64: 2>} : (tensor<2x1xi64>) -> tensor<2xi64>
+// CHECK: tvm.take %[[CUT]], %[[IDS]] {axis = 1 : i64} : (tensor<?x4x5xf32>, tensor<2xi64>) -> tensor<?x2x5xf32>
+func.func @gather_as_take(%n: tensor<i64>, %x: tensor<?x4x5xf32>, %ids: tensor<2x1xi64>) -> tensor<?x2x5xf32> {
+  %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %c5 = stablehlo.constant dense<5> : tensor<1xi32>
+  %sizes = stablehlo.concatenate %n1, %c1, %c5, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %0 = "stablehlo.dynamic_gather"(%x, %ids, %sizes) {dimension_numbers = #stablehlo.gather<offset_dims = [0, 2], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>} : (tensor<?x4x5xf32>, tensor<2x1xi64>, tensor<3xi32>) -> tensor<?x2x5xf32>
+  return %0 : tensor<?x2x5xf32>
+}

@@ -370,6 +370,25 @@ def test_dimension_argument_read_from_its_value():
     assert zeros.shape == (0, 3) and window.shape == (0, 2)
 
 
+def test_take_and_nearest_resize_over_a_symbolic_batch():
+    # Gathers of one element along an axis and the whole of the others
+    # (jnp.take, nearest-neighbour resizing) are takes.
+    b, = export.symbolic_shape("b")
+    idx = np.array([3, 0, 7, 1], np.int32)
+
+    def f(x):
+        return jnp.take(x, idx, axis=1, mode="clip"), jax.image.resize(x, (x.shape[0], 4, 12), "nearest")
+
+    exp = exported(f, spec((b, 8, 6)))
+    assert "dynamic_gather" in exp.mlir_module()
+    run = stablehlo_tvm.build(exp, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in (1, 3):
+        x = np.random.default_rng(n).standard_normal((n, 8, 6)).astype(np.float32)
+        for got, want in zip(run(x), jax.jit(f)(x)):
+            np.testing.assert_array_equal(got, want)
+
+
 def test_dynamic_pad_by_symbolic_amounts():
     # lax.pad by amounts that are the dimension variable (edges and
     # interior): one build, every size.
