@@ -508,6 +508,7 @@ def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
         "arith.subi": binary(lambda a, b: a - b),
         "arith.muli": binary(lambda a, b: a * b),
         "arith.divsi": binary(tirx.truncdiv),
+        "arith.floordivsi": binary(tirx.floordiv),
         "arith.divui": binary(tirx.truncdiv),
         "arith.remsi": binary(tirx.truncmod),
         "arith.remui": binary(tirx.truncmod),

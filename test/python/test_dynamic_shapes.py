@@ -389,6 +389,25 @@ def test_take_and_nearest_resize_over_a_symbolic_batch():
             np.testing.assert_array_equal(got, want)
 
 
+def test_windows_over_a_symbolic_dimension():
+    # reduce_window strided, padded and dilated along a symbolic axis: its
+    # result sizes by the shape rule, down to empty results.
+    b, s = export.symbolic_shape("b, s")
+
+    def f(x):
+        m = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 3, 1), (1, 2, 1), [(0, 0), (1, 1), (0, 0)])
+        a = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 4, 1), (1, 3, 1), "VALID")
+        d = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 2, 1), (1, 1, 1), [(0, 0), (0, 1), (0, 0)], window_dilation=(1, 2, 1))
+        return m, a, d
+
+    run = stablehlo_tvm.build(exported(f, spec((b, s, 4))), shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in (1, 2, 4, 7, 10):
+        x = np.random.default_rng(n).standard_normal((2, n, 4)).astype(np.float32)
+        for got, want in zip(run(x), jax.jit(f)(x)):
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_dynamic_pad_by_symbolic_amounts():
     # lax.pad by amounts that are the dimension variable (edges and
     # interior): one build, every size.

@@ -31,17 +31,27 @@ SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> values,
   return SmallVector<int64_t>(rank, 1);
 }
 
-/// Low padding per dimension (zeros when absent).
-SmallVector<int64_t> lowPadding(std::optional<DenseIntElementsAttr> padding,
-                                int64_t rank) {
-  SmallVector<int64_t> low(rank, 0);
+/// Low (`side` 0) or high (1) padding per dimension (zeros when absent).
+SmallVector<int64_t> sidePadding(std::optional<DenseIntElementsAttr> padding,
+                                 int64_t rank, int64_t side) {
+  SmallVector<int64_t> amounts(rank, 0);
   if (padding) {
     SmallVector<int64_t> flat(padding->getValues<int64_t>());
-    for (int64_t d = 0; d < rank && 2 * d < static_cast<int64_t>(flat.size());
-         ++d)
-      low[d] = flat[2 * d];
+    for (int64_t d = 0;
+         d < rank && 2 * d + side < static_cast<int64_t>(flat.size()); ++d)
+      amounts[d] = flat[2 * d + side];
   }
-  return low;
+  return amounts;
+}
+
+SmallVector<int64_t> lowPadding(std::optional<DenseIntElementsAttr> padding,
+                                int64_t rank) {
+  return sidePadding(padding, rank, 0);
+}
+
+SmallVector<int64_t> highPadding(std::optional<DenseIntElementsAttr> padding,
+                                 int64_t rank) {
+  return sidePadding(padding, rank, 1);
 }
 
 /// And of `a` and `b`, where a null `a` is true.
@@ -148,6 +158,46 @@ scanDimension(stablehlo::ReduceWindowOp op, ArrayRef<int64_t> strides,
   return scan;
 }
 
+/// The sizes of a window op's result dimensions that are dynamic, from
+/// the input's (the spec's shape rule on index values): the dilated input
+/// padded, less the dilated window, over the stride, plus one; none when
+/// the window does not fit.
+SmallVector<Value> windowResultSizes(OpBuilder &b, Location loc, Value input,
+                                     RankedTensorType resultType,
+                                     ArrayRef<int64_t> window,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> baseDilations,
+                                     ArrayRef<int64_t> windowDilations,
+                                     ArrayRef<int64_t> low,
+                                     ArrayRef<int64_t> high) {
+  SmallVector<Value> sizes;
+  auto constant = [&](int64_t v) { return indexValue(b, loc, v); };
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    if (!resultType.isDynamicDim(d))
+      continue;
+    Value n = tvm::DimOp::create(b, loc, input, d);
+    if (window[d] == 1 && strides[d] == 1 && baseDilations[d] == 1 &&
+        low[d] == 0 && high[d] == 0) {
+      sizes.push_back(n);
+      continue;
+    }
+    Value zero = constant(0);
+    Value dilated = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, n, constant(1)),
+                              constant(baseDilations[d])),
+        constant(1));
+    dilated = arith::MaxSIOp::create(b, loc, dilated, zero);
+    Value padded = arith::AddIOp::create(b, loc, dilated, constant(low[d] + high[d]));
+    Value span = constant((window[d] - 1) * windowDilations[d] + 1);
+    Value steps = arith::FloorDivSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, padded, span), constant(strides[d]));
+    sizes.push_back(arith::MaxSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, steps, constant(1)), zero));
+  }
+  return sizes;
+}
+
 struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
   using TVMTypedPattern::TVMTypedPattern;
   bool symbolicShapes() const override { return true; }
@@ -163,20 +213,22 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     SmallVector<int64_t> baseDilations = orOnes(op.getBaseDilations(), rank);
     SmallVector<int64_t> windowDilations =
         orOnes(op.getWindowDilations(), rank);
-    if (!windowKeepsDynamicDims(inputType, window, strides, baseDilations,
-                                windowDilations, op.getPadding()))
-      return rewriter.notifyMatchFailure(op, "a window over a dynamic dimension");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
+    SmallVector<int64_t> high = highPadding(op.getPadding(), rank);
     Block &body = op.getBody().front();
     if (failed(checkScalarizable(body)))
       return rewriter.notifyMatchFailure(op, "body has no scalar form");
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
+    // Each result's dynamic sizes, from its input's by the shape rule.
     SmallVector<Value> resultSizes;
-    for (Value input : adaptor.getInputs())
-      llvm::append_range(resultSizes,
-                         tvm::dynamicSizesOf(rewriter, op.getLoc(), input));
+    for (auto [input, type] : llvm::zip(adaptor.getInputs(), op.getResultTypes()))
+      llvm::append_range(
+          resultSizes,
+          windowResultSizes(rewriter, op.getLoc(), input,
+                            cast<RankedTensorType>(type), window, strides,
+                            baseDilations, windowDilations, low, high));
     bool scalarized = true;
     auto fold = [&](OpBuilder &b, Location loc, ValueRange accumulators,
                     ValueRange operands, ValueRange index) {

@@ -160,3 +160,21 @@ func.func @bit_level(%x: tensor<?x2xbf16>, %y: tensor<?xf32>) -> (tensor<?x2xi16
   %1 = stablehlo.reduce_precision %y, format = e5m10 : tensor<?xf32>
   return %0, %1 : tensor<?x2xi16>, tensor<?xf32>
 }
+
+// -----
+
+// A window over a dynamic dimension: the result's size by the shape rule,
+// (n + 2 - 3) floordiv 2 + 1 (not below 0), from the input's.
+// CHECK-LABEL: func @window_over_dynamic_dim
+// CHECK: %[[N:.+]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: arith.floordivsi
+// CHECK: %[[M:.+]] = arith.maxsi
+// CHECK: tvm.kernel "reduce_window"(%arg0, %arg1) sizes[%[[M]]]
+func.func @window_over_dynamic_dim(%x: tensor<?xf32>, %init: tensor<f32>) -> tensor<?xf32> {
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
