@@ -408,6 +408,23 @@ def test_windows_over_a_symbolic_dimension():
             np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+def test_max_pool_gradient_over_a_symbolic_batch():
+    # The gradient of max pooling is a select_and_scatter.
+    b, = export.symbolic_shape("b")
+
+    def f(x):
+        pool = lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        return jax.grad(lambda x: (pool(x) ** 2).sum())(x)
+
+    exp = exported(f, spec((b, 6, 6, 3)))
+    assert "select_and_scatter" in exp.mlir_module()
+    run = stablehlo_tvm.build(exp, shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n in (1, 2, 5):
+        x = np.random.default_rng(n).standard_normal((n, 6, 6, 3)).astype(np.float32)
+        np.testing.assert_allclose(run(x), jax.jit(f)(x), rtol=1e-6)
+
+
 def test_dynamic_pad_by_symbolic_amounts():
     # lax.pad by amounts that are the dimension variable (edges and
     # interior): one build, every size.

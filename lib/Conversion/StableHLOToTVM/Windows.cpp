@@ -299,6 +299,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
 struct SelectAndScatterToKernel
     : TVMTypedPattern<stablehlo::SelectAndScatterOp> {
   using TVMTypedPattern::TVMTypedPattern;
+  bool symbolicShapes() const override { return true; }
 
   LogicalResult
   rewrite(stablehlo::SelectAndScatterOp op, OpAdaptor adaptor,

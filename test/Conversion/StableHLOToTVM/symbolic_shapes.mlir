@@ -178,3 +178,23 @@ func.func @window_over_dynamic_dim(%x: tensor<?xf32>, %init: tensor<f32>) -> ten
   }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>, padding = dense<[[1, 1]]> : tensor<1x2xi64>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// select_and_scatter (max pooling's gradient) over a dynamic batch the
+// window leaves whole: its result is the operand's size.
+// CHECK-LABEL: func @select_and_scatter_dynamic_batch
+// CHECK: %[[N:.+]] = tvm.dim %arg0 {dim = 0 : i64}
+// CHECK: tvm.kernel "select_and_scatter"(%arg0, %arg1, %arg2) sizes[%[[N]]]
+func.func @select_and_scatter_dynamic_batch(%x: tensor<?x4xf32>, %s: tensor<?x2xf32>, %init: tensor<f32>) -> tensor<?x4xf32> {
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %sum = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>} : (tensor<?x4xf32>, tensor<?x2xf32>, tensor<f32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
