@@ -425,6 +425,29 @@ def test_max_pool_gradient_over_a_symbolic_batch():
         np.testing.assert_allclose(run(x), jax.jit(f)(x), rtol=1e-6)
 
 
+def test_convolutions_over_symbolic_spatial_dimensions():
+    # 1-D convolutions over a symbolic sequence (SAME; strided and dilated)
+    # and a 2-D one over symbolic height and width: Relax's convolution
+    # pads them itself.
+    b, s = export.symbolic_shape("b, s")
+    k1 = np.random.default_rng(0).standard_normal((3, 4, 8)).astype(np.float32)
+    k2 = np.random.default_rng(1).standard_normal((3, 3, 4, 5)).astype(np.float32)
+
+    def f(x, y):
+        c1 = jax.lax.conv_general_dilated(x, k1, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"))
+        c2 = jax.lax.conv_general_dilated(x, k1, (2,), [(1, 0)], rhs_dilation=(2,), dimension_numbers=("NWC", "WIO", "NWC"))
+        c3 = jax.lax.conv_general_dilated(y, k2, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return c1, c2, c3
+
+    run = stablehlo_tvm.build(exported(f, spec((b, s, 4)), spec((b, s, s, 4))), shapes="symbolic")
+    assert isinstance(run, stablehlo_tvm.Compiled)
+    for n, m in ((1, 5), (3, 11)):
+        x = np.random.default_rng(n).standard_normal((n, m, 4)).astype(np.float32)
+        y = np.random.default_rng(m).standard_normal((n, m, m, 4)).astype(np.float32)
+        for got, want in zip(run(x, y), jax.jit(f)(x, y)):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
 def test_dynamic_pad_by_symbolic_amounts():
     # lax.pad by amounts that are the dimension variable (edges and
     # interior): one build, every size.

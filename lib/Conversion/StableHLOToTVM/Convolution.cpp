@@ -86,16 +86,37 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     if (op.getBatchGroupCount() != 1)
       return rewriter.notifyMatchFailure(op, "batch_group_count > 1");
     auto dims = op.getDimensionNumbers();
-    // A dynamic batch only: Relax's shape rule keeps it symbolic.
+    // Dynamic batch and spatial dimensions: Relax's shape rule keeps them
+    // symbolic (spatial ones padded by the convolution itself, below).
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-    for (int64_t d = 0; d < lhsType.getRank(); ++d)
-      if (lhsType.isDynamicDim(d) && d != dims.getInputBatchDimension())
-        return rewriter.notifyMatchFailure(op, "a dynamic non-batch dimension");
+    bool dynamicSpatial = false;
+    for (int64_t d = 0; d < lhsType.getRank(); ++d) {
+      if (!lhsType.isDynamicDim(d) || d == dims.getInputBatchDimension())
+        continue;
+      if (d == dims.getInputFeatureDimension())
+        return rewriter.notifyMatchFailure(op, "a dynamic feature dimension");
+      dynamicSpatial = true;
+    }
     if (!cast<RankedTensorType>(op.getRhs().getType()).hasStaticShape())
       return rewriter.notifyMatchFailure(op, "a dynamic kernel");
     int64_t spatial = dims.getInputSpatialDimensions().size();
     if (spatial < 1 || spatial > 3)
       return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");
+    // Over a dynamic spatial dimension only edge padding, which Relax's
+    // convolution takes itself (decided before the 1-D form is built,
+    // which this pattern must then convert).
+    if (dynamicSpatial) {
+      auto any = [](std::optional<ArrayRef<int64_t>> values, auto pred) {
+        return values && llvm::any_of(*values, pred);
+      };
+      bool negative = false;
+      if (auto padding = op.getPaddingAttr())
+        negative = llvm::any_of(padding.getValues<int64_t>(),
+                                [](int64_t v) { return v < 0; });
+      if (negative || any(op.getLhsDilation(), [](int64_t v) { return v != 1; }))
+        return rewriter.notifyMatchFailure(
+            op, "dilation or cropping of a dynamic spatial dimension");
+    }
     if (spatial == 1) {
       rewriter.replaceOp(op, convolutionIn2D(op, adaptor.getLhs(),
                                              adaptor.getRhs(), rewriter));
@@ -132,10 +153,19 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
       }
     }
 
-    // Padding and lhs dilation, as a pad of the NC<spatial> input.
+    // Padding and lhs dilation, as a pad of the NC<spatial> input; over a
+    // dynamic spatial dimension, edge padding is the convolution's own.
     bool needsPad = llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
                     llvm::any_of(high, [](int64_t v) { return v != 0; }) ||
                     llvm::any_of(lhsDilation, [](int64_t v) { return v != 1; });
+    SmallVector<int64_t> convPadding(2 * spatial, 0);
+    if (dynamicSpatial && needsPad) {
+      for (int64_t i = 0; i < spatial; ++i) {
+        convPadding[i] = low[i];
+        convPadding[spatial + i] = high[i];
+      }
+      needsPad = false;
+    }
     if (needsPad) {
       auto lhsType = cast<RankedTensorType>(lhs.getType());
       SmallVector<int64_t> padLow{0, 0}, padHigh{0, 0}, interior{0, 0};
@@ -176,12 +206,11 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     TypeAttr outDtype;
     if (cast<RankedTensorType>(lhs.getType()).getElementType() != element)
       outDtype = TypeAttr::get(element);
-    SmallVector<int64_t> zeros(2 * spatial, 0);
     auto create = [&](auto tag) -> Value {
       using ConvOp = typename decltype(tag)::type;
       return ConvOp::create(rewriter, loc, convType, lhs, rhs,
                             rewriter.getDenseI64ArrayAttr(strides),
-                            rewriter.getDenseI64ArrayAttr(zeros),
+                            rewriter.getDenseI64ArrayAttr(convPadding),
                             rewriter.getDenseI64ArrayAttr(rhsDilation),
                             rewriter.getI64IntegerAttr(op.getFeatureGroupCount()),
                             outDtype);

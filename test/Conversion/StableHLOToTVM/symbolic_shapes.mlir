@@ -198,3 +198,19 @@ func.func @select_and_scatter_dynamic_batch(%x: tensor<?x4xf32>, %s: tensor<?x2x
   }) {window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>} : (tensor<?x4xf32>, tensor<?x2xf32>, tensor<f32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A convolution over a dynamic spatial dimension: Relax's convolution pads
+// it itself. With base (lhs) dilation of that dimension there is no
+// symbolic form: the 1-D op stays whole, its 2-D form never built.
+// CHECK-LABEL: func @convolution_dynamic_spatial
+// CHECK: tvm.nn.conv2d
+// CHECK-SAME: padding = array<i64: 1, 0, 1, 0>
+// CHECK: stablehlo.convolution
+// CHECK-SAME: lhs_dilate = [2]
+func.func @convolution_dynamic_spatial(%x: tensor<2x?x4xf32>, %k: tensor<3x4x8xf32>) -> (tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x4xf32>, tensor<3x4x8xf32>) -> tensor<2x?x8xf32>
+  %1 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 2]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x4xf32>, tensor<3x4x8xf32>) -> tensor<2x?x8xf32>
+  return %0, %1 : tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
