@@ -36,6 +36,20 @@ public:
     return elements;
   }
 
+  /// The elements of each of `values` (an op's start, limit and stride
+  /// vectors), failure unless each has `count`.
+  FailureOr<SmallVector<SmallVector<Value>>> ofEach(ValueRange values,
+                                                    int64_t count) {
+    SmallVector<SmallVector<Value>> all;
+    for (Value value : values) {
+      FailureOr<SmallVector<Value>> elements = of(value);
+      if (failed(elements) || static_cast<int64_t>(elements->size()) != count)
+        return failure();
+      all.push_back(std::move(*elements));
+    }
+    return all;
+  }
+
   /// Gives `value` these elements (a dimension argument's placeholder).
   void set(Value value, SmallVector<Value> values) { cache[value] = values; }
 

@@ -142,21 +142,19 @@ private:
 Value symbolicDynamicPad(OpBuilder &b, stablehlo::DynamicPadOp op,
                          SymbolicElements &elements) {
   auto type = cast<RankedTensorType>(op.getType());
-  auto low = elements.of(op.getEdgePaddingLow());
-  auto high = elements.of(op.getEdgePaddingHigh());
-  auto interior = elements.of(op.getInteriorPadding());
   int64_t rank = type.getRank();
-  if (failed(low) || failed(high) || failed(interior) ||
-      static_cast<int64_t>(low->size()) != rank ||
-      static_cast<int64_t>(high->size()) != rank ||
-      static_cast<int64_t>(interior->size()) != rank ||
-      !isa<IntegerType, FloatType>(type.getElementType()))
+  auto amounts = elements.ofEach({op.getEdgePaddingLow(), op.getEdgePaddingHigh(),
+                                  op.getInteriorPadding()},
+                                 rank);
+  if (failed(amounts) || !isa<IntegerType, FloatType>(type.getElementType()))
     return {};
+  ArrayRef<Value> low = (*amounts)[0], high = (*amounts)[1],
+                  interior = (*amounts)[2];
   // Negative amounts: a crop when known now (left for a build per size),
   // an error when the function runs otherwise.
   llvm::SetVector<Value> unknown;
-  for (ArrayRef<Value> amounts : {ArrayRef(*low), ArrayRef(*high), ArrayRef(*interior)})
-    for (Value amount : amounts) {
+  for (ArrayRef<Value> side : {low, high, interior})
+    for (Value amount : side) {
       int64_t known = Padder::staticOf(amount);
       if (!ShapedType::isDynamic(known) && known < 0)
         return {};
@@ -179,9 +177,9 @@ Value symbolicDynamicPad(OpBuilder &b, stablehlo::DynamicPadOp op,
         b.getStringAttr("dynamic_pad: a negative padding amount"));
   }
   for (int64_t axis = 0; axis < rank; ++axis) {
-    if (!Padder::isZero((*interior)[axis]))
-      value = padder.interior(value, axis, (*interior)[axis]);
-    value = padder.edges(value, axis, (*low)[axis], (*high)[axis]);
+    if (!Padder::isZero(interior[axis]))
+      value = padder.interior(value, axis, interior[axis]);
+    value = padder.edges(value, axis, low[axis], high[axis]);
   }
   // The op's own type (a size this computed may be static where the op
   // says dynamic, or the other way).

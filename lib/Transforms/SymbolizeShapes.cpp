@@ -375,15 +375,13 @@ struct SymbolizeShapesPass
   static Value realDynamicSlice(OpBuilder &b, stablehlo::RealDynamicSliceOp op,
                                 SymbolicElements &elements) {
     auto type = cast<RankedTensorType>(op.getType());
-    auto starts = elements.of(op.getStartIndices());
-    auto limits = elements.of(op.getLimitIndices());
-    auto strides = elements.of(op.getStrides());
     int64_t rank = type.getRank();
-    if (!isTVMTensor(type) || failed(starts) || failed(limits) ||
-        failed(strides) || static_cast<int64_t>(starts->size()) != rank ||
-        static_cast<int64_t>(limits->size()) != rank ||
-        static_cast<int64_t>(strides->size()) != rank)
+    auto vectors = elements.ofEach(
+        {op.getStartIndices(), op.getLimitIndices(), op.getStrides()}, rank);
+    if (!isTVMTensor(type) || failed(vectors))
       return {};
+    ArrayRef<Value> starts = (*vectors)[0], limits = (*vectors)[1],
+                    strides = (*vectors)[2];
     auto constant = [](Value v) -> std::optional<int64_t> {
       APInt value;
       if (!matchPattern(v, m_ConstantInt(&value)))
@@ -393,10 +391,10 @@ struct SymbolizeShapesPass
     SmallVector<int64_t> window(type.getShape());
     SmallVector<int64_t> axes, ends, steps;
     for (int64_t d = 0; d < rank; ++d) {
-      if (matchPattern((*strides)[d], m_One()))
+      if (matchPattern(strides[d], m_One()))
         continue;
-      auto step = constant((*strides)[d]);
-      auto start = constant((*starts)[d]), limit = constant((*limits)[d]);
+      auto step = constant(strides[d]);
+      auto start = constant(starts[d]), limit = constant(limits[d]);
       if (!step || *step <= 0 || !start || !limit)
         return {};
       window[d] = std::max<int64_t>(*limit - *start, 0);
@@ -406,11 +404,11 @@ struct SymbolizeShapesPass
     }
     b.setInsertionPoint(op);
     auto windowType = type.clone(window);
-    SmallVector<Value> operands(*starts);
+    SmallVector<Value> operands(starts);
     for (int64_t d = 0; d < rank; ++d)
       if (windowType.isDynamicDim(d))
         operands.push_back(
-            arith::SubIOp::create(b, op.getLoc(), (*limits)[d], (*starts)[d]));
+            arith::SubIOp::create(b, op.getLoc(), limits[d], starts[d]));
     Value slice = tvm::DynamicSliceOp::create(
         b, op.getLoc(), windowType, op.getOperand(),
         b.getDenseI64ArrayAttr(tvm::shapeAttrOf(window)), operands);
