@@ -759,10 +759,9 @@ class _Emitter:
             block = end_block(bb)
         bb.end_scope()
         # Not bb.normalize, which revisits every binding (a tenth of a large
-        # import): the emitter binds no symbolic shape variables (no
-        # match_cast), so the type the normalizer would give the sequence,
-        # the output's with variables bound inside it erased, is the output's.
-        # Sizes bound inside (bind_size) are not the caller's to see.
+        # import): the sequence's type is the output's, with the shape
+        # variables bound inside it (bind_size's match_casts) erased, as the
+        # normalizer would; only the parameters' are the caller's to see.
         defined = {v: v for p in params for v in relax.analysis.definable_tir_vars_in_type(p.ty)}
         bound_inside = any(v not in defined for v in relax.analysis.tir_vars_in_type(out.ty))
         ty = relax.analysis.erase_to_well_defined(out.ty, defined) if bound_inside else out.ty
