@@ -167,17 +167,13 @@ SymbolicElements::elementwise(Operation *op, RankedTensorType type,
       result = isBool ? Value(arith::AndIOp::create(builder, loc, x, y))
                       : Value(arith::MulIOp::create(builder, loc, x, y));
     else if (isa<stablehlo::DivOp>(op) && !isBool)
-      result = isUnsigned ? Value(arith::DivUIOp::create(builder, loc, x, y))
-                          : Value(arith::DivSIOp::create(builder, loc, x, y));
+      result = bySign<arith::DivSIOp, arith::DivUIOp>(loc, isUnsigned, x, y);
     else if (isa<stablehlo::RemOp>(op) && !isBool)
-      result = isUnsigned ? Value(arith::RemUIOp::create(builder, loc, x, y))
-                          : Value(arith::RemSIOp::create(builder, loc, x, y));
+      result = bySign<arith::RemSIOp, arith::RemUIOp>(loc, isUnsigned, x, y);
     else if (isa<stablehlo::MaxOp>(op) && !isBool)
-      result = isUnsigned ? Value(arith::MaxUIOp::create(builder, loc, x, y))
-                          : Value(arith::MaxSIOp::create(builder, loc, x, y));
+      result = bySign<arith::MaxSIOp, arith::MaxUIOp>(loc, isUnsigned, x, y);
     else if (isa<stablehlo::MinOp>(op) && !isBool)
-      result = isUnsigned ? Value(arith::MinUIOp::create(builder, loc, x, y))
-                          : Value(arith::MinSIOp::create(builder, loc, x, y));
+      result = bySign<arith::MinSIOp, arith::MinUIOp>(loc, isUnsigned, x, y);
     else if (isa<stablehlo::AndOp>(op))
       result = arith::AndIOp::create(builder, loc, x, y);
     else if (isa<stablehlo::OrOp>(op))

@@ -77,6 +77,14 @@ private:
 
   Value compareElements(stablehlo::CompareOp op, Value x, Value y);
 
+  /// `x op y` on index values, with the op for the integers' signedness.
+  template <typename Signed, typename Unsigned>
+  Value bySign(Location loc, bool isUnsigned, Value x, Value y) {
+    if (isUnsigned)
+      return Unsigned::create(builder, loc, x, y);
+    return Signed::create(builder, loc, x, y);
+  }
+
   OpBuilder builder;
   llvm::DenseMap<Value, SmallVector<Value>> cache;
 };
