@@ -13,7 +13,7 @@
 #include "SymbolicPad.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -28,9 +28,7 @@ public:
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
   static int64_t staticOf(Value size) {
-    APInt value;
-    return matchPattern(size, m_ConstantInt(&value)) ? value.getSExtValue()
-                                                     : ShapedType::kDynamic;
+    return getConstantIntValue(size).value_or(ShapedType::kDynamic);
   }
 
   static bool isZero(Value size) { return staticOf(size) == 0; }
@@ -53,22 +51,13 @@ public:
     return RankedTensorType::get(shape, getElementTypeOrSelf(padding.getType()));
   }
 
-  static SmallVector<Value> dynamicOnly(RankedTensorType type,
-                                        ArrayRef<Value> sizes) {
-    SmallVector<Value> result;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d))
-        result.push_back(sizes[d]);
-    return result;
-  }
-
   Value reshape(Value value, ArrayRef<Value> sizes) {
     RankedTensorType type = typeOf(sizes);
     if (type == value.getType())
       return value;
     return tvm::ReshapeOp::create(
         b, loc, type, value, b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
-        dynamicOnly(type, sizes));
+        tvm::dynamicSizesAmong(type, sizes));
   }
 
   /// The padding value in an array of `sizes`.
@@ -78,7 +67,7 @@ public:
     RankedTensorType type = typeOf(sizes);
     return tvm::BroadcastToOp::create(
         b, loc, type, unit, b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
-        dynamicOnly(type, sizes));
+        tvm::dynamicSizesAmong(type, sizes));
   }
 
   Value concatenate(ValueRange values, int64_t axis, ArrayRef<Value> sizes) {
@@ -108,7 +97,7 @@ public:
     kept[axis] = b.createOrFold<arith::MaxSIOp>(loc, sub(flat[axis], gap), constant(0));
     RankedTensorType type = typeOf(kept);
     SmallVector<Value> operands(sizes.size(), constant(0));
-    llvm::append_range(operands, dynamicOnly(type, kept));
+    llvm::append_range(operands, tvm::dynamicSizesAmong(type, kept));
     return tvm::DynamicSliceOp::create(
         b, loc, type, spread, b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
         operands);
@@ -184,14 +173,9 @@ Value symbolicDynamicPad(OpBuilder &b, stablehlo::DynamicPadOp op,
   // The op's own type (a size this computed may be static where the op
   // says dynamic, or the other way).
   if (value.getType() != type) {
-    SmallVector<Value> sizes = padder.sizesOf(value);
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < rank; ++d)
-      if (type.isDynamicDim(d))
-        dynamic.push_back(sizes[d]);
     value = tvm::ReshapeOp::create(
         b, loc, type, value, b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
-        dynamic);
+        tvm::dynamicSizesAmong(type, padder.sizesOf(value)));
   }
   return value;
 }

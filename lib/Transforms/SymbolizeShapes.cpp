@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -44,15 +45,6 @@ constexpr llvm::StringLiteral kDimChecksAttr = "tvm.dim_checks";
 bool isDynamic(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && !tensor.hasStaticShape();
-}
-
-/// `sizes`' elements for the dynamic dimensions of `type`.
-SmallVector<Value> dynamicSizes(RankedTensorType type, ArrayRef<Value> sizes) {
-  SmallVector<Value> result;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      result.push_back(sizes[d]);
-  return result;
 }
 
 /// `value` reshaped to `shape`, whose dynamic dimensions `value`'s own
@@ -92,7 +84,7 @@ Value broadcastInDims(OpBuilder &b, Location loc, Value operand,
     return operand;
   return tvm::BroadcastToOp::create(b, loc, type, operand,
                                     b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
-                                    dynamicSizes(type, sizes));
+                                    tvm::dynamicSizesAmong(type, sizes));
 }
 
 struct SymbolizeShapesPass
@@ -139,7 +131,7 @@ struct SymbolizeShapesPass
         op.getResult(0).replaceAllUsesWith(tvm::ReshapeOp::create(
             b, loc, type, reshape.getOperand(),
             b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())),
-            dynamicSizes(type, *sizes)));
+            tvm::dynamicSizesAmong(type, *sizes)));
         op.erase();
       } else if (auto iota = dyn_cast<stablehlo::DynamicIotaOp>(op)) {
         auto sizes = sizesOf(iota.getOutputShape());
@@ -221,7 +213,7 @@ struct SymbolizeShapesPass
     SmallVector<Value> operands(rank, zero);
     for (auto [k, d] : llvm::enumerate(dims.getStartIndexMap()))
       operands[d] = (*starts)[k];
-    llvm::append_range(operands, dynamicSizes(type, *sizes));
+    llvm::append_range(operands, tvm::dynamicSizesAmong(type, *sizes));
     return tvm::DynamicSliceOp::create(
         b, op.getLoc(), type, op.getOperand(),
         b.getDenseI64ArrayAttr(tvm::shapeAttrOf(type.getShape())), operands);
@@ -272,25 +264,22 @@ struct SymbolizeShapesPass
     bool cut = false;
     for (int64_t d = 0; d < rank; ++d) {
       Value size = (*sizes)[d];
-      APInt value;
       auto dim = size.getDefiningOp<tvm::DimOp>();
       bool whole = d == axis ||
-                   (!operandType.isDynamicDim(d) && matchPattern(size, m_ConstantInt(&value)) &&
-                    value.getSExtValue() == operandType.getDimSize(d)) ||
+                   getConstantIntValue(size) == operandType.getDimSize(d) ||
                    (dim && dim.getX() == operand && dim.getDim() == static_cast<uint64_t>(d));
       if (d == axis)
         size = operandType.isDynamicDim(d) ? Value(tvm::DimOp::create(b, loc, operand, d))
                                            : arith::ConstantIndexOp::create(b, loc, operandType.getDimSize(d));
       cut |= !whole;
       window.push_back(size);
-      windowShape.push_back(matchPattern(size, m_ConstantInt(&value)) ? value.getSExtValue()
-                                                                      : ShapedType::kDynamic);
+      windowShape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
     }
     if (cut) {
       auto windowType = operandType.clone(windowShape);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       SmallVector<Value> operands(rank, zero);
-      llvm::append_range(operands, dynamicSizes(windowType, window));
+      llvm::append_range(operands, tvm::dynamicSizesAmong(windowType, window));
       operand = tvm::DynamicSliceOp::create(
           b, loc, windowType, operand,
           b.getDenseI64ArrayAttr(tvm::shapeAttrOf(windowShape)), operands);
@@ -382,19 +371,14 @@ struct SymbolizeShapesPass
       return {};
     ArrayRef<Value> starts = (*vectors)[0], limits = (*vectors)[1],
                     strides = (*vectors)[2];
-    auto constant = [](Value v) -> std::optional<int64_t> {
-      APInt value;
-      if (!matchPattern(v, m_ConstantInt(&value)))
-        return std::nullopt;
-      return value.getSExtValue();
-    };
     SmallVector<int64_t> window(type.getShape());
     SmallVector<int64_t> axes, ends, steps;
     for (int64_t d = 0; d < rank; ++d) {
       if (matchPattern(strides[d], m_One()))
         continue;
-      auto step = constant(strides[d]);
-      auto start = constant(starts[d]), limit = constant(limits[d]);
+      auto step = getConstantIntValue(strides[d]);
+      auto start = getConstantIntValue(starts[d]),
+           limit = getConstantIntValue(limits[d]);
       if (!step || *step <= 0 || !start || !limit)
         return {};
       window[d] = std::max<int64_t>(*limit - *start, 0);

@@ -77,6 +77,15 @@ bool mlir::tvm::keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
   return segments(from, fromDims) == segments(to, toDims);
 }
 
+SmallVector<Value> mlir::tvm::dynamicSizesAmong(RankedTensorType type,
+                                                ArrayRef<Value> sizes) {
+  SmallVector<Value> result;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      result.push_back(sizes[d]);
+  return result;
+}
+
 SmallVector<Value>
 mlir::tvm::dynamicSizesOf(OpBuilder &builder, Location loc, Value value,
                           std::optional<ArrayRef<int64_t>> dims) {

@@ -34,6 +34,11 @@ bool keepsDynamicDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
                       SmallVectorImpl<int64_t> &fromDims,
                       SmallVectorImpl<int64_t> &toDims);
 
+/// Of `sizes` (one per dimension of `type`), those of its dynamic
+/// dimensions, in order: what tvm ops taking sizes take.
+SmallVector<Value> dynamicSizesAmong(RankedTensorType type,
+                                     ArrayRef<Value> sizes);
+
 /// The sizes of `value`'s dynamic dimensions `dims` (all when empty), in
 /// order, as tvm.dim values: what tvm ops taking sizes take.
 SmallVector<Value> dynamicSizesOf(OpBuilder &builder, Location loc,
