@@ -102,21 +102,35 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     int64_t spatial = dims.getInputSpatialDimensions().size();
     if (spatial < 1 || spatial > 3)
       return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");
+    auto values = [&](std::optional<ArrayRef<int64_t>> attr, int64_t fill) {
+      SmallVector<int64_t> result(spatial, fill);
+      if (attr)
+        result.assign(attr->begin(), attr->end());
+      return result;
+    };
+    SmallVector<int64_t> strides = values(op.getWindowStrides(), 1);
+    SmallVector<int64_t> lhsDilation = values(op.getLhsDilation(), 1);
+    SmallVector<int64_t> rhsDilation = values(op.getRhsDilation(), 1);
+    SmallVector<int64_t> low(spatial, 0), high(spatial, 0);
+    if (auto padding = op.getPaddingAttr()) {
+      SmallVector<int64_t> flat(padding.getValues<int64_t>());
+      if (static_cast<int64_t>(flat.size()) != 2 * spatial)
+        return rewriter.notifyMatchFailure(op, "padding of the wrong shape");
+      for (int64_t i = 0; i < spatial; ++i) {
+        low[i] = flat[2 * i];
+        high[i] = flat[2 * i + 1];
+      }
+    }
+
     // Over a dynamic spatial dimension only edge padding, which Relax's
     // convolution takes itself (decided before the 1-D form is built,
     // which this pattern must then convert).
-    if (dynamicSpatial) {
-      auto any = [](std::optional<ArrayRef<int64_t>> values, auto pred) {
-        return values && llvm::any_of(*values, pred);
-      };
-      bool negative = false;
-      if (auto padding = op.getPaddingAttr())
-        negative = llvm::any_of(padding.getValues<int64_t>(),
-                                [](int64_t v) { return v < 0; });
-      if (negative || any(op.getLhsDilation(), [](int64_t v) { return v != 1; }))
-        return rewriter.notifyMatchFailure(
-            op, "dilation or cropping of a dynamic spatial dimension");
-    }
+    auto negative = [](int64_t v) { return v < 0; };
+    if (dynamicSpatial &&
+        (llvm::any_of(low, negative) || llvm::any_of(high, negative) ||
+         llvm::any_of(lhsDilation, [](int64_t v) { return v != 1; })))
+      return rewriter.notifyMatchFailure(
+          op, "dilation or cropping of a dynamic spatial dimension");
     if (spatial == 1) {
       rewriter.replaceOp(op, convolutionIn2D(op, adaptor.getLhs(),
                                              adaptor.getRhs(), rewriter));
@@ -134,24 +148,6 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     llvm::append_range(kPerm, dims.getKernelSpatialDimensions());
     Value lhs = permuteDims(rewriter, loc, adaptor.getLhs(), inPerm);
     Value rhs = permuteDims(rewriter, loc, adaptor.getRhs(), kPerm);
-
-    auto values = [&](std::optional<ArrayRef<int64_t>> attr, int64_t fill) {
-      SmallVector<int64_t> result(spatial, fill);
-      if (attr)
-        result.assign(attr->begin(), attr->end());
-      return result;
-    };
-    SmallVector<int64_t> strides = values(op.getWindowStrides(), 1);
-    SmallVector<int64_t> lhsDilation = values(op.getLhsDilation(), 1);
-    SmallVector<int64_t> rhsDilation = values(op.getRhsDilation(), 1);
-    SmallVector<int64_t> low(spatial, 0), high(spatial, 0);
-    if (auto padding = op.getPaddingAttr()) {
-      SmallVector<int64_t> flat(padding.getValues<int64_t>());
-      for (int64_t i = 0; i < spatial; ++i) {
-        low[i] = flat[2 * i];
-        high[i] = flat[2 * i + 1];
-      }
-    }
 
     // Padding and lhs dilation, as a pad of the NC<spatial> input; over a
     // dynamic spatial dimension, edge padding is the convolution's own.

@@ -213,6 +213,11 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
     SmallVector<int64_t> baseDilations = orOnes(op.getBaseDilations(), rank);
     SmallVector<int64_t> windowDilations =
         orOnes(op.getWindowDilations(), rank);
+    if (static_cast<int64_t>(window.size()) != rank ||
+        static_cast<int64_t>(strides.size()) != rank ||
+        static_cast<int64_t>(baseDilations.size()) != rank ||
+        static_cast<int64_t>(windowDilations.size()) != rank)
+      return rewriter.notifyMatchFailure(op, "window attributes of another rank");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     SmallVector<int64_t> high = highPadding(op.getPadding(), rank);
     Block &body = op.getBody().front();
