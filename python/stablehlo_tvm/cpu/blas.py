@@ -140,9 +140,10 @@ _VECTOR_BYTES = 64
 
 
 def _misfits_tiles(call) -> bool:
-    """Whether a product's C has rows (of at least one vector) that no
-    64-byte vector divides: the matmul rule then takes a column tile that
-    is not a whole number of vectors, and computes it scalar."""
+    """Whether the matmul rule's tiles fit a product badly: C has rows (of
+    at least one vector) that no 64-byte vector divides, so the rule takes
+    a column tile that is not a whole number of vectors and computes it
+    scalar; or the product runs over a symbolic batch."""
     dtype = call.ty.dtype if isinstance(call.ty, relax.TensorType) else None
     if dtype not in ("float32", "float64"):
         return False

@@ -91,7 +91,9 @@ class Matmul(CPURule):
             padded.append((j_var.var, 2 * lanes))
         b_copy = None
         if padded:
-            done, b_copy = self._pad(sch, main, padded, lanes, _b_operand(sch.get(main), kinds, iter_vars), kinds)
+            # B's padded copy is kept apart when its columns are padded.
+            b_index = _b_operand(sch.get(main), kinds, iter_vars) if symbolic_n else None
+            done, b_copy = self._pad(sch, main, padded, lanes, b_index)
             if not done:
                 return None
 
@@ -165,14 +167,14 @@ class Matmul(CPURule):
         return sch
 
     @classmethod
-    def _pad(cls, sch: s_tir.Schedule, main, padded: list, lanes: int, b_index, kinds):
+    def _pad(cls, sch: s_tir.Schedule, main, padded: list, lanes: int, b_index):
         """Pads `main`'s axes in `padded` ((variable, multiple) pairs). The
         copy out is inlined into C's reader (or is an element-wise loop nest
         when C is the output); the copies in are inlined into the product's
-        reads, except B's when its columns are padded: read through the
-        padding condition, B's vector loads would go scalar, so that copy is
-        returned to be made panel by panel (as B is packed). Returns
-        (whether padded, that copy or None)."""
+        reads, except B's (read `b_index`, given when its columns are
+        padded): read through the padding condition, B's vector loads would
+        go scalar, so that copy is returned to be made panel by panel (as B
+        is packed). Returns (whether padded, that copy or None)."""
         factors = [next((f for var, f in padded if var.same_as(v.var)), 1) for v in sch.get(main).iter_vars]
         producers = {sch.get(b).name_hint for b in sch.get_producers(main)}
         consumers = {sch.get(b).name_hint for b in sch.get_consumers(main)}
@@ -180,8 +182,7 @@ class Matmul(CPURule):
             sch.pad_einsum(main, factors)
         except Exception:  # noqa: BLE001 - a block pad_einsum does not take
             return False, None
-        j_padded = any(k == IterKind.kIter_J and f > 1 for k, f in zip(kinds, factors))
-        b_buffer = sch.get(main).reads[b_index].source if j_padded and b_index is not None else None
+        b_buffer = sch.get(main).reads[b_index].source if b_index is not None else None
         b_copy = None
         for block in sch.get_producers(main):
             if sch.get(block).name_hint in producers:
