@@ -164,7 +164,7 @@ func.func @pad_result(%x: tensor<2x3xf32>, %p: tensor<f32>) -> tensor<4x4xf32> {
 // -----
 
 func.func @while_types(%x: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{cond and body must take the operand types}}
+  // expected-error @+1 {{(C1) cond must take 1 argument(s) of the operand types}}
   %0 = "stablehlo.while"(%x) ({
   ^bb0(%a: tensor<3xf32>):
     %t = stablehlo.constant dense<true> : tensor<i1>
@@ -485,4 +485,188 @@ func.func @dynamic_conv_kernel_output(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x
   // expected-error @+1 {{(C25) result dimension 3 must have size 8, not 6}}
   %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>, tensor<2x2xi64>) -> tensor<1x?x?x6xf32>
   return %0 : tensor<1x?x?x6xf32>
+}
+
+// -----
+
+// An out-of-range dimension used to be read past the operand's shape by
+// the shape rules (found by the API fuzzer).
+func.func @get_dimension_size_range(%x: tensor<5x3xf32>) -> tensor<i32> {
+  // expected-error @+1 {{(C1) dimension 65536 is out of range [0, 2)}}
+  %0 = stablehlo.get_dimension_size %x, dim = 65536 : (tensor<5x3xf32>) -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
+// -----
+
+func.func @dynamic_iota_dimension(%s: tensor<2xi32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{(C1) iota_dimension 2 is out of range [0, 2)}}
+  %0 = stablehlo.dynamic_iota %s, dim = 2 : (tensor<2xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @dynamic_iota_shape(%s: tensor<3xi32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{(C2) output_shape has 3 elements, the result has rank 2}}
+  %0 = stablehlo.dynamic_iota %s, dim = 0 : (tensor<3xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @dynamic_reshape_shape(%x: tensor<6xf32>, %s: tensor<3xi32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{(C3) output_shape has 3 elements, the result has rank 2}}
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<6xf32>, tensor<3xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @dynamic_pad_amounts(%x: tensor<2x3xf32>, %p: tensor<f32>, %l: tensor<1xi32>, %h: tensor<2xi32>, %i: tensor<2xi32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{(C2) edge_padding_low has 1 elements, the operand has rank 2}}
+  %0 = stablehlo.dynamic_pad %x, %p, %l, %h, %i : (tensor<2x3xf32>, tensor<f32>, tensor<1xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @real_dynamic_slice_strides(%x: tensor<4xf32>, %s: tensor<1xi32>, %t: tensor<2xi32>) -> tensor<?xf32> {
+  // expected-error @+1 {{(C2) strides has 2 elements, the operand has rank 1}}
+  %0 = stablehlo.real_dynamic_slice %x, %s, %s, %t : (tensor<4xf32>, tensor<1xi32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @reverse_dimension(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{(C2, C3) dimension 1 is out of range [0, 1)}}
+  %0 = stablehlo.reverse %x, dims = [1] : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @broadcast_sizes(%x: tensor<4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{result dimension 0 must have size 2}}
+  %0 = stablehlo.broadcast %x, sizes = [2] : (tensor<4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @clamp_bounds(%lo: tensor<3xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{(C1, C2) min must be a scalar or have the operand's shape}}
+  %0 = "stablehlo.clamp"(%lo, %x, %x) : (tensor<3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitcast_convert_narrower(%x: tensor<4xf32>) -> tensor<4x2xi8> {
+  // expected-error @+1 {{(C1) the last dimension must have size 4}}
+  %0 = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4x2xi8>
+  return %0 : tensor<4x2xi8>
+}
+
+// -----
+
+func.func @bitcast_convert_rank(%x: tensor<4xf32>) -> tensor<2xf64> {
+  // expected-error @+1 {{(C1) result must have rank 0 for a bitcast from 32 to 64 bits}}
+  %0 = stablehlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// -----
+
+func.func @dot_contracting(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{contracting dimensions must agree: 3 and 4}}
+  %0 = stablehlo.dot %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @rng_bit_generator_state(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>) {
+  // expected-error @+1 {{(C2) a THREE_FRY state has 2 elements}}
+  %0:2 = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)
+  return %0#0, %0#1 : tensor<3xui64>, tensor<4xui32>
+}
+
+// -----
+
+func.func @all_to_all_split(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{(C2) split_count must divide the split dimension}}
+  %0 = "stablehlo.all_to_all"(%x) {split_dimension = 0 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @case_branch_results(%i: tensor<i32>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{(C2, C3) branch 1 returns 0 value(s), 1 expected}}
+  %0 = "stablehlo.case"(%i) ({
+    stablehlo.return %x : tensor<2xf32>
+  }, {
+    stablehlo.return
+  }) : (tensor<i32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @if_branch_types(%p: tensor<i1>, %x: tensor<2xf32>, %y: tensor<2xi32>) -> tensor<2xf32> {
+  // expected-error @+1 {{(C1, C2) false_branch returns 'tensor<2xi32>' as value 0, where 'tensor<2xf32>' is expected}}
+  %0 = "stablehlo.if"(%p) ({
+    stablehlo.return %x : tensor<2xf32>
+  }, {
+    stablehlo.return %y : tensor<2xi32>
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @while_body_returns(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{(C2) body returns 0 value(s), 1 expected}}
+  %0 = stablehlo.while(%a = %x) : tensor<2xf32>
+   cond {
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %t : tensor<i1>
+  } do {
+    stablehlo.return
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @batch_norm_feature_index(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{(C1) feature_index 2 is out of range [0, 2)}}
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-5 : f32, feature_index = 2 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @batch_norm_scale_size(%x: tensor<2x3xf32>, %s: tensor<2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{per-feature operands and results must be 1-D of size 3}}
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-5 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @cholesky_square(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{(C3) a must be square in its last two dimensions}}
+  %0 = stablehlo.cholesky %a, lower = true : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @triangular_solve_sides(%a: tensor<3x3xf32>, %b: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{(C3) a's size 3 must match b's dimension 0}}
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }

@@ -672,15 +672,6 @@ LogicalResult OptimizationBarrierOp::verify() {
   return success();
 }
 
-LogicalResult WhileOp::verify() {
-  if (getOperandTypes() != getResultTypes())
-    return emitOpError("results must have the types of the operands");
-  for (Region *region : {&getCond(), &getBody()})
-    if (region->front().getArgumentTypes() != getOperandTypes())
-      return emitOpError("cond and body must take the operand types");
-  return success();
-}
-
 void WhileOp::print(OpAsmPrinter &p) {
   Block &cond = getCond().front();
   p << '(';

@@ -205,6 +205,7 @@ def StableHLO_BitcastConvertOp : StableHLO_Op<"bitcast_convert", [Pure]> {
   let arguments = (ins HLO_Tensor:$operand);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 def StableHLO_ReducePrecisionOp : StableHLO_Op<"reduce_precision",
     [Pure, Elementwise, SameOperandsAndResultType]> {
@@ -263,6 +264,7 @@ def StableHLO_ClampOp : StableHLO_Op<"clamp", [Pure]> {
       custom<SameOperandsAndResultType>(type($min), type($operand),
                                         type($max), type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_UniformQuantizeOp : StableHLO_Op<"uniform_quantize",
@@ -442,6 +444,7 @@ def StableHLO_ReverseOp : StableHLO_Op<"reverse",
   let assemblyFormat = [{
     $operand `,` `dims` `=` $dimensions attr-dict `:` type($result)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicSliceOp : StableHLO_Op<"dynamic_slice",
@@ -476,6 +479,7 @@ def StableHLO_GetDimensionSizeOp : StableHLO_Op<"get_dimension_size", [Pure]> {
   let assemblyFormat = [{
     $operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicBroadcastInDimOp : StableHLO_Op<"dynamic_broadcast_in_dim",
@@ -500,6 +504,7 @@ def StableHLO_DynamicIotaOp : StableHLO_Op<"dynamic_iota", [Pure]> {
   let assemblyFormat = [{
     $output_shape `,` `dim` `=` $iota_dimension attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicReshapeOp : StableHLO_Op<"dynamic_reshape", [Pure]> {
@@ -507,6 +512,7 @@ def StableHLO_DynamicReshapeOp : StableHLO_Op<"dynamic_reshape", [Pure]> {
   let arguments = (ins HLO_Tensor:$operand, HLO_DimensionTensor:$output_shape);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def StableHLO_RealDynamicSliceOp : StableHLO_Op<"real_dynamic_slice", [Pure]> {
@@ -516,6 +522,7 @@ def StableHLO_RealDynamicSliceOp : StableHLO_Op<"real_dynamic_slice", [Pure]> {
                        HLO_DimensionTensor:$strides);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def StableHLO_DynamicPadOp : StableHLO_Op<"dynamic_pad", [Pure]> {
@@ -526,6 +533,7 @@ def StableHLO_DynamicPadOp : StableHLO_Op<"dynamic_pad", [Pure]> {
                        HLO_DimensionTensor:$interior_padding);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -637,6 +645,7 @@ def StableHLO_IfOp : StableHLO_Op<"if", [RecursiveMemoryEffects]> {
   let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
   let regions = (region SizedRegion<1>:$true_branch,
                         SizedRegion<1>:$false_branch);
+  let hasVerifier = 1;
 }
 
 def StableHLO_CaseOp : StableHLO_Op<"case", [RecursiveMemoryEffects]> {
@@ -644,6 +653,7 @@ def StableHLO_CaseOp : StableHLO_Op<"case", [RecursiveMemoryEffects]> {
   let arguments = (ins 0DTensorOf<[I32]>:$index);
   let results = (outs Variadic<HLO_TensorOrTokenOrTuple>);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let hasVerifier = 1;
 }
 
 def StableHLO_OptimizationBarrierOp : StableHLO_Op<"optimization_barrier",
@@ -673,6 +683,7 @@ def StableHLO_TupleOp : StableHLO_Op<"tuple", [Pure]> {
   let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$val);
   let results = (outs HLO_Tuple:$result);
   let assemblyFormat = "$val attr-dict `:` custom<TupleOpType>(type($val), type($result))";
+  let hasVerifier = 1;
 }
 
 def StableHLO_GetTupleElementOp : StableHLO_Op<"get_tuple_element", [Pure]> {
@@ -771,6 +782,7 @@ def StableHLO_TriangularSolveOp : StableHLO_Op<"triangular_solve",
                        BoolAttr:$unit_diagonal,
                        StableHLO_TransposeAttr:$transpose_a);
   let results = (outs HLO_FpOrComplexTensor);
+  let hasVerifier = 1;
 }
 
 def StableHLO_CholeskyOp : StableHLO_Op<"cholesky",
@@ -780,6 +792,7 @@ def StableHLO_CholeskyOp : StableHLO_Op<"cholesky",
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$lower);
   let results = (outs HLO_FpOrComplexTensor);
   let assemblyFormat = "$a (`,` `lower` `=` $lower^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def StableHLO_RngOp : StableHLO_Op<"rng", []> {
@@ -792,6 +805,7 @@ def StableHLO_RngOp : StableHLO_Op<"rng", []> {
     $a `,` $b `,` $shape `,` `distribution` `=` $rng_distribution
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_RngBitGeneratorOp : StableHLO_Op<"rng_bit_generator", [Pure]> {
@@ -803,6 +817,7 @@ def StableHLO_RngBitGeneratorOp : StableHLO_Op<"rng_bit_generator", [Pure]> {
     $initial_state `,` `algorithm` `=` $rng_algorithm attr-dict
       `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_BatchNormInferenceOp : StableHLO_Op<"batch_norm_inference", [Pure]> {
@@ -812,6 +827,7 @@ def StableHLO_BatchNormInferenceOp : StableHLO_Op<"batch_norm_inference", [Pure]
                        HLO_FpTensor:$variance, F32Attr:$epsilon,
                        I64Attr:$feature_index);
   let results = (outs HLO_FpTensor);
+  let hasVerifier = 1;
 }
 
 def StableHLO_BatchNormTrainingOp : StableHLO_Op<"batch_norm_training", [Pure]> {
@@ -821,6 +837,7 @@ def StableHLO_BatchNormTrainingOp : StableHLO_Op<"batch_norm_training", [Pure]> 
                        I64Attr:$feature_index);
   let results = (outs HLO_FpTensor:$output, HLO_FpTensor:$batch_mean,
                       HLO_FpTensor:$batch_var);
+  let hasVerifier = 1;
 }
 
 def StableHLO_BatchNormGradOp : StableHLO_Op<"batch_norm_grad", [Pure]> {
@@ -831,6 +848,7 @@ def StableHLO_BatchNormGradOp : StableHLO_Op<"batch_norm_grad", [Pure]> {
                        I64Attr:$feature_index);
   let results = (outs HLO_FpTensor:$grad_operand, HLO_FpTensor:$grad_scale,
                       HLO_FpTensor:$grad_offset);
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -874,6 +892,7 @@ def StableHLO_AllGatherOp : StableHLO_Op<"all_gather", [SameOperandsAndResultEle
                        OptionalAttr<StableHLO_ChannelHandle>:$channel_handle,
                        UnitAttr:$use_global_device_ids);
   let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
 }
 
 def StableHLO_AllReduceOp : StableHLO_Op<"all_reduce", [RecursiveMemoryEffects]> {
@@ -894,6 +913,7 @@ def StableHLO_ReduceScatterOp : StableHLO_Op<"reduce_scatter", [RecursiveMemoryE
                        UnitAttr:$use_global_device_ids);
   let results = (outs HLO_Tensor);
   let regions = (region SizedRegion<1>:$computation);
+  let hasVerifier = 1;
 }
 
 def StableHLO_AllToAllOp : StableHLO_Op<"all_to_all", []> {
@@ -903,6 +923,7 @@ def StableHLO_AllToAllOp : StableHLO_Op<"all_to_all", []> {
                        I64Attr:$split_count, I64ElementsAttr:$replica_groups,
                        OptionalAttr<StableHLO_ChannelHandle>:$channel_handle);
   let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
 }
 
 def StableHLO_CollectivePermuteOp : StableHLO_Op<"collective_permute",
@@ -967,6 +988,7 @@ def StableHLO_DotOp : StableHLO_Op<"dot", [Pure]> {
     $lhs `,` $rhs custom<PrecisionConfigSuffix>($precision_config)
       attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_BroadcastOp : StableHLO_Op<"broadcast",
@@ -977,6 +999,7 @@ def StableHLO_BroadcastOp : StableHLO_Op<"broadcast",
   let assemblyFormat = [{
     $operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def StableHLO_EinsumOp : StableHLO_Op<"einsum", [Pure]> {
