@@ -10,16 +10,25 @@
 #   scripts/fuzz.sh --runs 20000 --seed 1   # a short, reproducible run (the tests')
 #   scripts/fuzz.sh --runs 0 ../shared/conformance/stablehlo/testdata
 #                                        # only the seeds, this corpus included
+#   scripts/fuzz.sh --runs 0 --mutations 20000 --seed 3
+#                                        # the seeds and 20,000 edits of them
+#
+# --mutations N adds N seeds made by stablehlo_tvm.fuzz's edits (a number,
+# an array, a dimension or an op name changed, lines dropped or swapped):
+# edits byte-level mutation rarely makes, each run under AddressSanitizer,
+# which reports the out-of-bounds reads an uninstrumented run may survive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=1000000
 SEED=0  # libFuzzer's: 0 picks one
+MUTATIONS=0
 SEEDS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) RUNS="$2"; shift 2 ;;
     --seed) SEED="$2"; shift 2 ;;
+    --mutations) MUTATIONS="$2"; shift 2 ;;
     *) SEEDS+=("$1"); shift ;;
   esac
 done
@@ -40,19 +49,19 @@ fi
 # Seeds: each `// -----` piece of each .mlir file, one file apiece.
 corpus=build/fuzz/corpus
 rm -rf "$corpus" && mkdir -p "$corpus"
-.venv/bin/python - "$corpus" test "${SEEDS[@]}" <<'EOF'
+.venv/bin/python - "$corpus" "$MUTATIONS" "$SEED" test "${SEEDS[@]}" <<'EOF'
 import hashlib, pathlib, sys
-from stablehlo_tvm.corpus import iter_mlir_files, split_programs
-out, roots = pathlib.Path(sys.argv[1]), sys.argv[2:]
+from stablehlo_tvm import fuzz
+out, mutations, seed, roots = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+pieces = fuzz.seeds(roots)
+edited = list(fuzz.mutations(pieces, mutations, seed)) if mutations else []
 count = 0
-for root in roots:
-    for path in iter_mlir_files([root]):
-        for piece in split_programs(pathlib.Path(path).read_text(errors="replace")):
-            data = piece.encode()
-            if len(data) <= 65536:
-                (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
-                count += 1
-print(f"fuzz: {count} seeds")
+for piece in pieces + edited:
+    data = piece.encode()
+    if len(data) <= 65536:
+        (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        count += 1
+print(f"fuzz: {count} seeds ({len(edited)} of them edits)")
 EOF
 
 mkdir -p fuzz-findings

@@ -115,13 +115,20 @@ def run_tool(tool: str, text: str, args: list[str], timeout: float) -> tuple[str
 MODES = {"verify": [], "pipeline": ["--stablehlo-to-tvm-pipeline"]}
 
 
-def fuzz(tool: str, corpus: list[str], iterations: int, seed: int, timeout: float) -> Iterator[dict]:
+def mutations(corpus: list[str], count: int, seed: int) -> Iterator[str]:
+    """`count` inputs, each a random seed with one to three edits; the same
+    sequence for the same seed."""
     rng = random.Random(seed)
     op_names = sorted({m.group() for text in corpus for m in _OP.finditer(text)})
-    for iteration in range(iterations):
+    for _ in range(count):
         text = rng.choice(corpus)
         for _ in range(rng.randint(1, 3)):
             text = _mutate(text, rng, op_names)
+        yield text
+
+
+def fuzz(tool: str, corpus: list[str], iterations: int, seed: int, timeout: float) -> Iterator[dict]:
+    for iteration, text in enumerate(mutations(corpus, iterations, seed)):
         for mode, args in MODES.items():
             found = run_tool(tool, text, args, timeout)
             if found is not None:
@@ -134,14 +141,9 @@ def fuzz_api(corpus: list[str], iterations: int, seed: int, timeout: float, work
     (`python -m worker_module --worker`)."""
     from .workers import Failure, Worker
 
-    rng = random.Random(seed)
-    op_names = sorted({m.group() for text in corpus for m in _OP.finditer(text)})
     worker = None
     try:
-        for iteration in range(iterations):
-            text = rng.choice(corpus)
-            for _ in range(rng.randint(1, 3)):
-                text = _mutate(text, rng, op_names)
+        for iteration, text in enumerate(mutations(corpus, iterations, seed)):
             if worker is None:
                 worker = Worker(worker_module)
             reply = worker.request({"text": text}, timeout)
