@@ -670,3 +670,49 @@ func.func @triangular_solve_sides(%a: tensor<3x3xf32>, %b: tensor<4x2xf32>) -> t
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }
+
+// -----
+
+func.func @composite_missing(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{(C1) decomposition 'missing' is not a function}}
+  %0 = stablehlo.composite "my.op" %x {decomposition = @missing} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func private @decomposition(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+
+func.func @composite_types(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{(C2) the types of decomposition 'decomposition' must be the composite's operand and result types}}
+  %0 = stablehlo.composite "my.op" %x {decomposition = @decomposition} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A body without a terminator reaches the op's verifier before MLIR checks
+// terminators; it was read past its end (found under AddressSanitizer).
+func.func @select_and_scatter_empty_select(%x: tensor<4xf32>, %s: tensor<2xf32>, %init: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{select must take 2 arguments and return 1 value}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %sum = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %sum : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A constant is a whole value: an elements attribute of a dynamic type can
+// be built programmatically (a pass once did) but holds no value.
+func.func @constant_dynamic() -> tensor<?xf32> {
+  // expected-error @+1 {{result type 'tensor<?xf32>' must have a static shape}}
+  %0 = "stablehlo.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

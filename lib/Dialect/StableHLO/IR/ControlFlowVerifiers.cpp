@@ -1,15 +1,20 @@
-//===- ControlFlowVerifiers.cpp - Constraints of case, if and while -------===//
+//===- ControlFlowVerifiers.cpp - Constraints of case, if, while and -------===//
+//                                composite
 //
 // The StableHLO specification's constraints on the control-flow ops: bodies
-// that take what the op passes them and return what the op yields. A branch
-// returning the wrong number of values would otherwise reach the conversion,
-// which maps results to returned values by position.
+// that take what the op passes them and return what the op yields, and a
+// composite's decomposition a function of its types. A branch returning the
+// wrong number of values would otherwise reach the conversion, which maps
+// results to returned values by position.
 //
 //===----------------------------------------------------------------------===//
 
+#include "VerifierUtils.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::stablehlo;
@@ -38,7 +43,7 @@ LogicalResult verifyBody(Operation *op, StringRef what, Region &region,
                     }))
     return op->emitOpError() << what << " must take " << arguments.size()
                              << " argument(s) of the operand types";
-  if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
+  if (numReturned(block) < 0)
     return op->emitOpError() << what << " must end in a terminator";
   TypeRange returned = block.back().getOperandTypes();
   if (returned.size() != results.size())
@@ -87,5 +92,23 @@ LogicalResult WhileOp::verify() {
       failed(verifyBody(*this, "(C2) body", getBody(), getOperandTypes(),
                         getOperandTypes())))
     return failure();
+  return success();
+}
+
+LogicalResult
+CompositeOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  // (C1, C2)
+  auto decomposition = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
+      *this, getDecompositionAttr());
+  if (!decomposition)
+    return emitOpError() << "(C1) decomposition '" << getDecomposition()
+                         << "' is not a function";
+  auto type = dyn_cast<FunctionType>(decomposition.getFunctionType());
+  if (!type || TypeRange(type.getInputs()) != getInputs().getTypes() ||
+      TypeRange(type.getResults()) != getResultTypes())
+    return emitOpError() << "(C2) the types of decomposition '"
+                         << getDecomposition()
+                         << "' must be the composite's operand and result "
+                            "types";
   return success();
 }

@@ -218,7 +218,7 @@ LogicalResult ScatterOp::verify() {
   Block &body = getUpdateComputation().front();
   if (body.getNumArguments() != 2 * n)
     return emitOpError() << "body must take " << 2 * n << " arguments";
-  if (body.getTerminator()->getNumOperands() != n)
+  if (numReturned(body) != static_cast<int64_t>(n))
     return emitOpError() << "body must return " << n << " values";
   return success();
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VerifierUtils.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -72,7 +73,7 @@ LogicalResult ReduceWindowOp::verify() {
     return failure();
   Block &body = getBody().front();
   if (body.getNumArguments() != 2 * n ||
-      body.getTerminator()->getNumOperands() != n)
+      numReturned(body) != static_cast<int64_t>(n))
     return emitOpError() << "body must take " << 2 * n << " arguments and return "
                          << n << " values";
   return success();
@@ -92,9 +93,9 @@ LogicalResult SelectAndScatterOp::verify() {
     return emitOpError("source must have the operand's rank");
   Block &select = getSelect().front();
   Block &scatter = getScatter().front();
-  if (select.getNumArguments() != 2 || select.getTerminator()->getNumOperands() != 1)
+  if (select.getNumArguments() != 2 || numReturned(select) != 1)
     return emitOpError("select must take 2 arguments and return 1 value");
-  if (scatter.getNumArguments() != 2 || scatter.getTerminator()->getNumOperands() != 1)
+  if (scatter.getNumArguments() != 2 || numReturned(scatter) != 1)
     return emitOpError("scatter must take 2 arguments and return 1 value");
   return success();
 }
@@ -113,7 +114,7 @@ LogicalResult SortOp::verify() {
                          << rank;
   Block &comparator = getComparator().front();
   if (comparator.getNumArguments() != 2 * getInputs().size() ||
-      comparator.getTerminator()->getNumOperands() != 1)
+      numReturned(comparator) != 1)
     return emitOpError() << "comparator must take " << 2 * getInputs().size()
                          << " arguments and return 1 value";
   return success();
@@ -133,7 +134,7 @@ LogicalResult MapOp::verify() {
                          << " entries";
   Block &body = getComputation().front();
   if (body.getNumArguments() != getInputs().size() ||
-      body.getTerminator()->getNumOperands() != 1)
+      numReturned(body) != 1)
     return emitOpError() << "computation must take " << getInputs().size()
                          << " arguments and return 1 value";
   return success();

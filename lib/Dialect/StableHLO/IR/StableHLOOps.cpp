@@ -42,6 +42,12 @@ bool mlir::stablehlo::compatibleDims(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
 
+int64_t mlir::stablehlo::numReturned(Block &block) {
+  if (block.empty() || !block.back().mightHaveTrait<OpTrait::IsTerminator>())
+    return -1;
+  return block.back().getNumOperands();
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -160,6 +166,16 @@ bool ConstantOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
     return false;
   auto quantized = dyn_cast<quant::QuantizedType>(result.getElementType());
   return quantized && quantized.getStorageType() == value.getElementType();
+}
+
+/// A constant's value is a whole tensor: its type has a static shape. An
+/// elements attribute of a dynamic type can be built (a pass did, silently)
+/// but describes no value.
+LogicalResult ConstantOp::verify() {
+  if (!getType().hasStaticShape())
+    return emitOpError() << "result type " << getType()
+                         << " must have a static shape";
+  return success();
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) {
@@ -471,8 +487,8 @@ LogicalResult ReduceOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 2 * n)
     return emitOpError() << "body must take " << 2 * n << " arguments";
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
-  if (!ret || ret.getNumOperands() != n)
+  if (numReturned(body) != static_cast<int64_t>(n) ||
+      !isa<ReturnOp>(body.back()))
     return emitOpError() << "body must return " << n << " values";
   return success();
 }

@@ -16,6 +16,11 @@ LogicalResult verifyDimensionList(Operation *op, StringRef what,
 /// Whether two dimension sizes can be equal (either may be dynamic).
 bool compatibleDims(int64_t a, int64_t b);
 
+/// How many values `block`'s terminator returns; -1 when the block does not
+/// end in one. An op verifies before MLIR checks its regions' terminators,
+/// so a body the parser took without one reaches the op's verifier.
+int64_t numReturned(Block &block);
+
 } // namespace mlir::stablehlo
 
 #endif // STABLEHLO_TVM_LIB_STABLEHLO_VERIFIERUTILS_H

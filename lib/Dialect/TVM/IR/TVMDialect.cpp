@@ -201,6 +201,13 @@ LogicalResult PadOp::verify() {
   return success();
 }
 
+/// The tvm.yield ending `region`'s block, or null (a region parsed without
+/// one reaches verifyRegions when no trait inserts it).
+static YieldOp yieldOf(Region &region) {
+  Block &block = region.front();
+  return block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+}
+
 LogicalResult WhileOp::verifyRegions() {
   TypeRange carried = getInits().getTypes();
   if (getResults().getTypes() != carried)
@@ -208,7 +215,10 @@ LogicalResult WhileOp::verifyRegions() {
   for (Region *region : {&getCond(), &getBody()})
     if (region->front().getArgumentTypes() != carried)
       return emitOpError("regions must take the carried values");
-  auto condYield = cast<YieldOp>(getCond().front().getTerminator());
+  auto condYield = yieldOf(getCond());
+  auto bodyYield = yieldOf(getBody());
+  if (!condYield || !bodyYield)
+    return emitOpError("regions must end in tvm.yield");
   auto predType = condYield.getValues().size() == 1
                       ? dyn_cast<RankedTensorType>(
                             condYield.getValues().front().getType())
@@ -216,7 +226,6 @@ LogicalResult WhileOp::verifyRegions() {
   if (!predType || predType.getRank() != 0 ||
       !predType.getElementType().isInteger(1))
     return emitOpError("cond must yield one tensor<i1>");
-  auto bodyYield = cast<YieldOp>(getBody().front().getTerminator());
   if (bodyYield.getValues().getTypes() != carried)
     return emitOpError("body must yield the carried values");
   if (auto copied = getCopiedInits())
@@ -244,7 +253,9 @@ LogicalResult CaseOp::verifyRegions() {
   for (Region &branch : getBranches()) {
     if (branch.front().getNumArguments() != 0)
       return emitOpError("branches take no arguments");
-    auto yield = cast<YieldOp>(branch.front().getTerminator());
+    auto yield = yieldOf(branch);
+    if (!yield)
+      return emitOpError("branches must end in tvm.yield");
     if (yield.getValues().getTypes() != getResultTypes())
       return emitOpError("each branch must yield the results' types");
   }

@@ -14,6 +14,7 @@ include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOEnums.td"
 include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLOAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -339,6 +340,7 @@ def StableHLO_ConstantOp : StableHLO_Op<"constant",
   let results = (outs HLO_Tensor:$output);
   let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
                                         ::mlir::TypeRange actual);
@@ -667,7 +669,8 @@ def StableHLO_OptimizationBarrierOp : StableHLO_Op<"optimization_barrier",
   let hasVerifier = 1;
 }
 
-def StableHLO_CompositeOp : StableHLO_Op<"composite", []> {
+def StableHLO_CompositeOp : StableHLO_Op<"composite",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a named op with a decomposition function";
   let arguments = (ins Variadic<HLO_TensorOrTokenOrTuple>:$inputs,
                        StrAttr:$name,
