@@ -18,6 +18,7 @@ import stablehlo_tvm
 from conftest import assert_matches_jax, random_args
 from stablehlo_tvm.cpu import resolve_target
 from stablehlo_tvm.cpu.grain import SerialSmallParallelLoops
+from stablehlo_tvm.cpu.rule import PARALLEL_GRAIN
 from stablehlo_tvm.cpu.pipeline import cpu_pipeline
 
 
@@ -176,7 +177,7 @@ def _kinds(func) -> list:
 
 
 def test_small_parallel_loops_run_serially_and_large_ones_stay_parallel():
-    mod = tvm.IRModule({"small": _parallel_copy(7), "large": _parallel_copy(8192)})
+    mod = tvm.IRModule({"small": _parallel_copy(7), "large": _parallel_copy(PARALLEL_GRAIN // 4)})
     mod = SerialSmallParallelLoops(mod)
     assert tvm.tirx.ForKind.PARALLEL not in _kinds(mod["small"])
     assert tvm.tirx.ForKind.PARALLEL in _kinds(mod["large"])
