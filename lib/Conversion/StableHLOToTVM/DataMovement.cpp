@@ -249,6 +249,9 @@ std::optional<double> exactDouble(Value value) {
 /// one axis at a time: a take from precomputed source positions, then the
 /// padding value where no source element lands, which covers negative edge
 /// padding (a crop) and interior padding alike.
+/// The longest axis PadConversion gives index and mask constants.
+constexpr int64_t kMaxPaddedAxis = int64_t(1) << 24;
+
 struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
   using TVMTypedPattern::TVMTypedPattern;
   bool symbolicShapes() const override { return true; }
@@ -288,6 +291,12 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
           rewriter.getStringAttr("constant"), rewriter.getF64FloatAttr(*constant));
       return success();
     }
+    // Interior or negative padding takes each axis through index and mask
+    // constants of the padded length: decided before anything is built.
+    for (int64_t axis = 0; axis < resultType.getRank(); ++axis)
+      if (resultType.getDimSize(axis) > kMaxPaddedAxis)
+        return rewriter.notifyMatchFailure(
+            op, "interior or negative padding of an axis longer than 2^24");
     Value value = adaptor.getOperand();
     for (int64_t axis = 0; axis < resultType.getRank(); ++axis) {
       int64_t low = op.getEdgePaddingLow()[axis];

@@ -73,3 +73,17 @@ func.func @scatter(%x: tensor<4xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) ->
   }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Interior padding of an axis of 2^31 elements: its index and mask
+// constants would be 2^31 long, and building them exhausted memory (found
+// by the API fuzzer). The pattern declines before it builds.
+// CHECK-LABEL: func @pad_too_long
+// CHECK: stablehlo.pad
+// CHECK-NOT: tvm.
+func.func @pad_too_long(%x: tensor<5xf32>) -> tensor<2147483656xf32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.pad %x, %cst, low = [2147483647], high = [0], interior = [1] : (tensor<5xf32>, tensor<f32>) -> tensor<2147483656xf32>
+  return %0 : tensor<2147483656xf32>
+}

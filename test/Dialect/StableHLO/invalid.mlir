@@ -716,3 +716,21 @@ func.func @constant_dynamic() -> tensor<?xf32> {
   %0 = "stablehlo.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// real of a complex value with a complex result verified, and the import
+// then crashed the process (found by the API fuzzer).
+func.func @real_result_type(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  // expected-error @+1 {{(C2) result element type 'complex<f32>' must be 'f32'}}
+  %0 = stablehlo.real %x : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+func.func @imag_integer(%x: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{(C1) operand element type 'i32' must be floating-point or complex}}
+  %0 = stablehlo.imag %x : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

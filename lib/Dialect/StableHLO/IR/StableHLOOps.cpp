@@ -96,6 +96,32 @@ LogicalResult AbsOp::verify() {
   return success();
 }
 
+/// real's and imag's (C1, C2): a floating-point or complex operand, and a
+/// result of its part type (a complex number's component type).
+static LogicalResult verifyPartOf(Operation *op, Type operandElement,
+                                  Type resultElement) {
+  Type expected = operandElement;
+  if (auto complex = dyn_cast<ComplexType>(operandElement))
+    expected = complex.getElementType();
+  else if (!isa<FloatType>(operandElement))
+    return op->emitOpError() << "(C1) operand element type " << operandElement
+                             << " must be floating-point or complex";
+  if (resultElement != expected)
+    return op->emitOpError() << "(C2) result element type " << resultElement
+                             << " must be " << expected;
+  return success();
+}
+
+LogicalResult RealOp::verify() {
+  return verifyPartOf(*this, getOperand().getType().getElementType(),
+                      getResult().getType().getElementType());
+}
+
+LogicalResult ImagOp::verify() {
+  return verifyPartOf(*this, getOperand().getType().getElementType(),
+                      getResult().getType().getElementType());
+}
+
 LogicalResult CompareOp::verify() {
   if (!haveSameBaselineElementType(getLhs().getType().getElementType(),
                                    getRhs().getType().getElementType()))

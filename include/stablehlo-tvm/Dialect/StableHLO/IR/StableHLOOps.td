@@ -197,9 +197,11 @@ def StableHLO_IsFiniteOp : HLO_UnaryElementwiseOp<"is_finite", [],
 }
 def StableHLO_RealOp : HLO_UnaryElementwiseOp<"real"> {
   let summary = "real part (identity on real numbers)";
+  let hasVerifier = 1;
 }
 def StableHLO_ImagOp : HLO_UnaryElementwiseOp<"imag"> {
   let summary = "imaginary part (zero on real numbers)";
+  let hasVerifier = 1;
 }
 def StableHLO_BitcastConvertOp : StableHLO_Op<"bitcast_convert", [Pure]> {
   let summary = "reinterpret the bits of each element as another type";
