@@ -6,6 +6,8 @@ arguments the compiled signature does not take. Also every jax.export form
 
 from __future__ import annotations
 
+import os
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -142,6 +144,41 @@ def test_input_nested_deeper_than_the_parser_survives_is_refused(text):
     # of a stack overflow.
     with pytest.raises(stablehlo_tvm.MLIRError, match=r"<string>:\d+:\d+: error: nesting deeper than 512"):
         stablehlo_tvm.import_stablehlo(text)
+
+
+_NESTED_VALUE_USE = """func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
+  %s = stablehlo.add %e, %acc : tensor<i32>
+  %0:2 = chlo.scan(%x) inits(%init) dimension = 0 {
+  ^bb0(%e: tensor<i32>, %acc: tensor<i32>):
+    stablehlo.return %s, %s : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>
+"""
+
+
+def test_a_use_of_a_value_a_later_region_defines_is_refused():
+    # MLIR's parser resolved %e to the scan body's argument; the scan's
+    # failed parse then freed that body while the add still used it, and
+    # the cleanup wrote into freed memory. In a child process with glibc's
+    # heap checks, so corruption would abort it there, not here.
+    import subprocess
+    import sys
+
+    script = (
+        "import stablehlo_tvm, sys\n"
+        "try:\n"
+        "    stablehlo_tvm.import_stablehlo(sys.stdin.read())\n"
+        "except stablehlo_tvm.MLIRError as error:\n"
+        "    print(error)\n"
+        "stablehlo_tvm.import_stablehlo('func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\\n  return %x : tensor<2xf32>\\n}')\n"
+        "print('next import fine')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=_NESTED_VALUE_USE, capture_output=True, text=True,
+        env={**os.environ, "MALLOC_CHECK_": "3"}, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "<string>:2:22: error: use of value '%e' that a region nested below it defines: refused" in done.stdout
+    assert "next import fine" in done.stdout
 
 
 def test_the_tool_refuses_deep_nesting_too(tmp_path):

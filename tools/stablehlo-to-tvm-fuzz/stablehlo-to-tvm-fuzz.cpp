@@ -13,6 +13,7 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
+#include "stablehlo-tvm/Support/NestedValueUses.h"
 #include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -48,7 +49,8 @@ void importText(llvm::StringRef source) {
   context.allowUnregisteredDialects(true);
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
-  if (stablehlo_tvm::findExcessiveNesting(source))
+  if (stablehlo_tvm::findExcessiveNesting(source) ||
+      stablehlo_tvm::findUseOfLaterNestedValue(source))
     return;
   std::optional<std::string> packed = stablehlo_tvm::i1HexBytesToPacked(source);
   if (packed)

@@ -11,6 +11,7 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
+#include "stablehlo-tvm/Support/NestedValueUses.h"
 #include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -42,6 +43,12 @@ int main(int argc, char **argv) {
                  << at->column << ": error: nesting deeper than "
                  << stablehlo_tvm::kMaxNestingDepth
                  << " brackets, braces or parentheses: refused\n";
+    return EXIT_FAILURE;
+  }
+  if (auto use = stablehlo_tvm::findUseOfLaterNestedValue(buffer->getBuffer())) {
+    llvm::errs() << buffer->getBufferIdentifier() << ":" << use->at.line << ":"
+                 << use->at.column << ": error: use of value '" << use->name
+                 << "' that a region nested below it defines: refused\n";
     return EXIT_FAILURE;
   }
   if (std::optional<std::string> packed =
