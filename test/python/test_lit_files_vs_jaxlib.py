@@ -29,6 +29,7 @@ def oracle():
 JAXLIB_CANNOT_READ = {
     "invalid.mlir": "verifier errors on purpose",
     "malformed.mlir": "syntax errors on purpose",
+    "nested_value_use.mlir": "a syntax error on purpose",
 }
 
 
