@@ -43,7 +43,7 @@ public:
       bool startsLine = lineStart;
       lineStart = false;
       if (c == '"') {
-        skipString();
+        skipStringLiteral(text, i, line, column);
       } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
         while (i + 1 < text.size() && text[i + 1] != '\n')
           ++i;
@@ -70,17 +70,6 @@ private:
     unsigned depth;
     TextPosition at;
   };
-
-  void skipString() {
-    for (++i; i < text.size() && text[i] != '"'; ++i) {
-      ++column;
-      if (text[i] == '\\')
-        ++i, ++column;
-      else if (text[i] == '\n')
-        ++line, column = 0;
-    }
-    ++column;
-  }
 
   /// Definitions and forward uses deeper than `newDepth` go out of scope.
   /// Both stacks are ordered by depth: whatever was pushed deeper has been

@@ -4,6 +4,18 @@
 
 namespace mlir::stablehlo_tvm {
 
+void skipStringLiteral(llvm::StringRef text, size_t &i, unsigned &line,
+                       unsigned &column) {
+  for (++i; i < text.size() && text[i] != '"'; ++i) {
+    ++column;
+    if (text[i] == '\\')
+      ++i, ++column;
+    else if (text[i] == '\n')
+      ++line, column = 0;
+  }
+  ++column;
+}
+
 std::optional<TextPosition> findExcessiveNesting(llvm::StringRef text,
                                                  unsigned limit) {
   unsigned depth = 0, line = 1, column = 0;
@@ -16,15 +28,7 @@ std::optional<TextPosition> findExcessiveNesting(llvm::StringRef text,
       column = 0;
       break;
     case '"':
-      // A string literal: escapes skip the next character.
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        ++column;
-        if (text[i] == '\\')
-          ++i, ++column;
-        else if (text[i] == '\n')
-          ++line, column = 0;
-      }
-      ++column;
+      skipStringLiteral(text, i, line, column);
       break;
     case '/':
       if (i + 1 < text.size() && text[i + 1] == '/')

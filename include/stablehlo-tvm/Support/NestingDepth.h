@@ -27,6 +27,12 @@ struct TextPosition {
 std::optional<TextPosition> findExcessiveNesting(llvm::StringRef text,
                                                  unsigned limit = kMaxNestingDepth);
 
+/// Moves `i` from the opening `"` of a string literal to its closing one
+/// (escapes skip the next character), counting lines and columns: the
+/// scans of text before parsing do not look inside strings.
+void skipStringLiteral(llvm::StringRef text, size_t &i, unsigned &line,
+                       unsigned &column);
+
 } // namespace mlir::stablehlo_tvm
 
 #endif // STABLEHLO_TVM_SUPPORT_NESTINGDEPTH_H

@@ -42,6 +42,21 @@ LogicalResult verifyShapeOperandSize(Operation *op, StringRef what,
   return success();
 }
 
+/// dynamic_pad's and real_dynamic_slice's shape: the result keeps the
+/// operand's rank, and each 1-D operand in `perDimension` has an entry per
+/// dimension.
+LogicalResult verifyPerDimensionOperands(
+    Operation *op, RankedTensorType operand, RankedTensorType result,
+    std::initializer_list<std::pair<StringRef, Value>> perDimension) {
+  if (result.getRank() != operand.getRank())
+    return op->emitOpError("result must have the operand's rank");
+  for (auto [what, value] : perDimension)
+    if (failed(verifyShapeOperandSize(op, what, value, operand.getRank(),
+                                      "the operand")))
+      return failure();
+  return success();
+}
+
 /// The width in bits of an element for bitcast_convert: a complex number
 /// counts both parts, a quantized value its storage.
 std::optional<int64_t> bitWidth(Type element) {
@@ -105,16 +120,11 @@ LogicalResult DynamicPadOp::verify() {
     return emitOpError(
         "(C1) operand, padding_value and result must have one element type");
   // (C2)
-  if (result.getRank() != operand.getRank())
-    return emitOpError("result must have the operand's rank");
-  for (auto [what, value] :
-       {std::pair<StringRef, Value>{"(C2) edge_padding_low", getEdgePaddingLow()},
-        {"(C2) edge_padding_high", getEdgePaddingHigh()},
-        {"(C2) interior_padding", getInteriorPadding()}})
-    if (failed(verifyShapeOperandSize(*this, what, value, operand.getRank(),
-                                      "the operand")))
-      return failure();
-  return success();
+  return verifyPerDimensionOperands(
+      *this, operand, result,
+      {{"(C2) edge_padding_low", getEdgePaddingLow()},
+       {"(C2) edge_padding_high", getEdgePaddingHigh()},
+       {"(C2) interior_padding", getInteriorPadding()}});
 }
 
 LogicalResult RealDynamicSliceOp::verify() {
@@ -123,17 +133,12 @@ LogicalResult RealDynamicSliceOp::verify() {
   // (C1)
   if (operand.getElementType() != result.getElementType())
     return emitOpError("(C1) operand and result must have one element type");
-  if (result.getRank() != operand.getRank())
-    return emitOpError("result must have the operand's rank");
   // (C2)
-  for (auto [what, value] :
-       {std::pair<StringRef, Value>{"(C2) start_indices", getStartIndices()},
-        {"(C2) limit_indices", getLimitIndices()},
-        {"(C2) strides", getStrides()}})
-    if (failed(verifyShapeOperandSize(*this, what, value, operand.getRank(),
-                                      "the operand")))
-      return failure();
-  return success();
+  return verifyPerDimensionOperands(
+      *this, operand, result,
+      {{"(C2) start_indices", getStartIndices()},
+       {"(C2) limit_indices", getLimitIndices()},
+       {"(C2) strides", getStrides()}});
 }
 
 LogicalResult ReverseOp::verify() {
