@@ -18,7 +18,7 @@
 #include "stablehlo-tvm/Transforms/Passes.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
 #include "stablehlo-tvm/Support/LargeConstants.h"
-#include "stablehlo-tvm/Support/NestedValueUses.h"
+#include "stablehlo-tvm/Support/ParserHazards.h"
 #include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/AsmState.h"
@@ -207,12 +207,11 @@ public:
                                       at->line, at->column))
             << "nesting deeper than " << stablehlo_tvm::kMaxNestingDepth
             << " brackets, braces or parentheses: refused";
-      } else if (auto use = stablehlo_tvm::findUseOfLaterNestedValue(source)) {
-        // The parser's cleanup would corrupt the heap on it.
+      } else if (auto hazard = stablehlo_tvm::findParserHazard(source)) {
+        // MLIR's parser would corrupt memory or crash on it.
         emitError(FileLineColLoc::get(result->context.get(), sourceName,
-                                      use->at.line, use->at.column))
-            << "use of value '" << use->name
-            << "' that a region nested below it defines: refused";
+                                      hazard->at.line, hazard->at.column))
+            << hazard->message << ": refused";
       } else {
         std::optional<std::string> packed =
             stablehlo_tvm::i1HexBytesToPacked(source);

@@ -181,6 +181,17 @@ def test_a_use_of_a_value_a_later_region_defines_is_refused():
     assert "next import fine" in done.stdout
 
 
+def test_a_dense_array_of_index_is_refused():
+    # MLIR's parser read a bit width `index` does not have: the process died.
+    text = (
+        "func.func @f(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+        '  %0 = "stablehlo.transpose"(%x) {permutation = array<index: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>\n'
+        "  return %0 : tensor<3x2xf32>\n}"
+    )
+    with pytest.raises(stablehlo_tvm.MLIRError, match=r"<string>:2:49: error: a dense array of index elements: refused"):
+        stablehlo_tvm.import_stablehlo(text)
+
+
 def test_the_tool_refuses_deep_nesting_too(tmp_path):
     import subprocess
 

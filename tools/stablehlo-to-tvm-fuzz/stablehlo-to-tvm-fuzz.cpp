@@ -13,7 +13,7 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
-#include "stablehlo-tvm/Support/NestedValueUses.h"
+#include "stablehlo-tvm/Support/ParserHazards.h"
 #include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -50,7 +50,7 @@ void importText(llvm::StringRef source) {
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
   if (stablehlo_tvm::findExcessiveNesting(source) ||
-      stablehlo_tvm::findUseOfLaterNestedValue(source))
+      stablehlo_tvm::findParserHazard(source))
     return;
   std::optional<std::string> packed = stablehlo_tvm::i1HexBytesToPacked(source);
   if (packed)

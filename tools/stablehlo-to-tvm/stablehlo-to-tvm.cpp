@@ -11,7 +11,7 @@
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Support/I1HexCompat.h"
-#include "stablehlo-tvm/Support/NestedValueUses.h"
+#include "stablehlo-tvm/Support/ParserHazards.h"
 #include "stablehlo-tvm/Support/NestingDepth.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -45,10 +45,10 @@ int main(int argc, char **argv) {
                  << " brackets, braces or parentheses: refused\n";
     return EXIT_FAILURE;
   }
-  if (auto use = stablehlo_tvm::findUseOfLaterNestedValue(buffer->getBuffer())) {
-    llvm::errs() << buffer->getBufferIdentifier() << ":" << use->at.line << ":"
-                 << use->at.column << ": error: use of value '" << use->name
-                 << "' that a region nested below it defines: refused\n";
+  if (auto hazard = stablehlo_tvm::findParserHazard(buffer->getBuffer())) {
+    llvm::errs() << buffer->getBufferIdentifier() << ":" << hazard->at.line
+                 << ":" << hazard->at.column << ": error: " << hazard->message
+                 << ": refused\n";
     return EXIT_FAILURE;
   }
   if (std::optional<std::string> packed =

@@ -4,7 +4,7 @@
 // writes into the freed region (heap corruption found by the API fuzzer).
 // RUN: not stablehlo-to-tvm %s 2>&1 | FileCheck %s
 
-// CHECK: nested_value_use.mlir:[[@LINE+3]]:22: error: use of value '%e' that a region nested below it defines: refused
+// CHECK: parser_hazard_nested_value.mlir:[[@LINE+3]]:22: error: use of value '%e' that a region nested below it defines: refused
 // CHECK-NOT: error
 func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
   %s = stablehlo.add %e, %acc : tensor<i32>

@@ -1,4 +1,4 @@
-//===- NestedValueUses.cpp - Refuse uses of values a later region defines -===//
+//===- ParserHazards.cpp - Refuse text MLIR's parser crashes on ----------===//
 //
 // A single pass over the text with the brace depth (regions and attribute
 // dictionaries; the latter define nothing). A `%name` is a definition when
@@ -8,10 +8,11 @@
 // list of results; every other occurrence is a use. A use of a name no
 // enclosing scope defines is a forward reference; one that a definition at
 // a greater depth then resolves, before the use's scope closes, is refused.
+// `array<` followed by `index` is refused where it stands.
 //
 //===----------------------------------------------------------------------===//
 
-#include "stablehlo-tvm/Support/NestedValueUses.h"
+#include "stablehlo-tvm/Support/ParserHazards.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -29,7 +30,7 @@ class Scanner {
 public:
   explicit Scanner(llvm::StringRef text) : text(text) {}
 
-  std::optional<NestedValueUse> run() {
+  std::optional<ParserHazard> run() {
     bool lineStart = true;
     for (i = 0; i < text.size(); ++i) {
       char c = text[i];
@@ -60,6 +61,11 @@ public:
       } else if (c == '%') {
         if (auto found = value(startsLine))
           return found;
+      } else if (c == 'a' && text.substr(i).starts_with("array<") &&
+                 (i == 0 || !isNameChar(text[i - 1])) &&
+                 text.substr(skipSpaces(i + 6)).starts_with("index")) {
+        return ParserHazard{{line, column},
+                            "a dense array of index elements"};
       }
     }
     return std::nullopt;
@@ -116,7 +122,7 @@ private:
     }
   }
 
-  std::optional<NestedValueUse> value(bool startsLine) {
+  std::optional<ParserHazard> value(bool startsLine) {
     TextPosition at{line, column};
     size_t begin = i, end = i + 1;
     while (end < text.size() && isNameChar(text[end]))
@@ -146,7 +152,10 @@ private:
     if (definition) {
       auto use = pending.find(name);
       if (use != pending.end() && use->second.depth < depth)
-        return NestedValueUse{use->second.at, name.str()};
+        return ParserHazard{use->second.at,
+                            ("use of value '" + name +
+                             "' that a region nested below it defines")
+                                .str()};
       if (use != pending.end())
         pending.erase(use); // its stack entry finds nothing when popped
       ++defined[name];
@@ -172,7 +181,7 @@ private:
 
 } // namespace
 
-std::optional<NestedValueUse> findUseOfLaterNestedValue(llvm::StringRef text) {
+std::optional<ParserHazard> findParserHazard(llvm::StringRef text) {
   return Scanner(text).run();
 }
 
