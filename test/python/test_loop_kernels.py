@@ -183,6 +183,36 @@ def test_small_parallel_loops_run_serially_and_large_ones_stay_parallel():
     assert tvm.tirx.ForKind.PARALLEL in _kinds(mod["large"])
 
 
+def _copy_in_a_loop_and_after_it(rows: int):
+    @T.prim_func(private=True, s_tir=True)
+    def copies(a: T.Buffer((rows, 512), "float32"), b: T.Buffer((rows, 512), "float32"), c: T.Buffer((1,), "int32")):
+        while c[0] < 10:
+            for i in T.parallel(rows):
+                for j in range(512):
+                    b[i, j] = a[i, j] + b[i, j]
+            c[0] = c[0] + 1
+        for i in T.parallel(rows):
+            for j in range(512):
+                b[i, j] = a[i, j]
+
+    return copies
+
+
+def test_a_loop_kernel_shares_an_iteration_only_when_it_is_large():
+    # 64 x 512 is PARALLEL_GRAIN's worth: shared after the loop, but inside
+    # the While it would wake the pool every iteration for as much work.
+    from stablehlo_tvm.cpu.grain import LOOP_PARALLEL_GRAIN
+
+    rows = PARALLEL_GRAIN // 512 * 2
+    assert rows * 512 < LOOP_PARALLEL_GRAIN
+    func = SerialSmallParallelLoops(tvm.IRModule({"f": _copy_in_a_loop_and_after_it(rows)}))["f"]
+    loop, after = func.body.seq if isinstance(func.body, tvm.tirx.SeqStmt) else func.body.block.body.seq
+    assert tvm.tirx.ForKind.PARALLEL not in _kinds(tvm.tirx.PrimFunc([], loop))
+    assert tvm.tirx.ForKind.PARALLEL in _kinds(tvm.tirx.PrimFunc([], after))
+    big = SerialSmallParallelLoops(tvm.IRModule({"f": _copy_in_a_loop_and_after_it(LOOP_PARALLEL_GRAIN // 512)}))["f"]
+    assert _kinds(big).count(tvm.tirx.ForKind.PARALLEL) == 2
+
+
 def _called_by_main(mod) -> list[str]:
     """The PrimFuncs main calls, once per call."""
     text = mod["main"].script()
