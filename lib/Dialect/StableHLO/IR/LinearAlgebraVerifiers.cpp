@@ -26,12 +26,10 @@ LogicalResult verifyBatchNorm(Operation *op, Value operand,
                               uint64_t featureIndex, ValueRange perFeature,
                               ValueRange operandShaped) {
   auto type = cast<RankedTensorType>(operand.getType());
-  auto feature = static_cast<int64_t>(featureIndex);
-  if (feature < 0 || feature >= type.getRank())
-    return op->emitOpError() << "(C1) feature_index " << feature
-                             << " is out of range [0, " << type.getRank()
-                             << ")";
-  int64_t features = type.getDimSize(feature);
+  if (failed(verifyDimensionIndex(op, "(C1) feature_index", featureIndex,
+                                  type.getRank())))
+    return failure();
+  int64_t features = type.getDimSize(featureIndex);
   for (Value value : perFeature) {
     auto t = cast<RankedTensorType>(value.getType());
     if (t.getElementType() != type.getElementType())

@@ -20,16 +20,6 @@ using namespace mlir::stablehlo;
 
 namespace {
 
-/// Fails unless `dimension` is in [0, rank); `what` names the attribute.
-LogicalResult verifyDimensionIndex(Operation *op, StringRef what,
-                                   uint64_t dimension, int64_t rank) {
-  auto dim = static_cast<int64_t>(dimension);
-  if (dim < 0 || dim >= rank)
-    return op->emitOpError() << what << " " << dim << " is out of range [0, "
-                             << rank << ")";
-  return success();
-}
-
 /// Fails unless the 1-D shape operand `shape` (when its size is known) has
 /// `expected` elements.
 LogicalResult verifyShapeOperandSize(Operation *op, StringRef what,

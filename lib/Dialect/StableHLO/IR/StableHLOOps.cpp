@@ -38,6 +38,17 @@ LogicalResult mlir::stablehlo::verifyDimensionList(Operation *op,
   return success();
 }
 
+LogicalResult mlir::stablehlo::verifyDimensionIndex(Operation *op,
+                                                   StringRef what,
+                                                   uint64_t dimension,
+                                                   int64_t rank) {
+  auto dim = static_cast<int64_t>(dimension);
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError() << what << " " << dim << " is out of range [0, "
+                             << rank << ")";
+  return success();
+}
+
 bool mlir::stablehlo::compatibleDims(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
@@ -271,10 +282,8 @@ LogicalResult IotaOp::verify() {
   auto type = getOutput().getType();
   if (type.getRank() == 0)
     return emitOpError("output must have rank >= 1");
-  if (static_cast<int64_t>(getIotaDimension()) >= type.getRank())
-    return emitOpError() << "iota_dimension " << getIotaDimension()
-                         << " is out of range [0, " << type.getRank() << ")";
-  return success();
+  return verifyDimensionIndex(*this, "iota_dimension", getIotaDimension(),
+                              type.getRank());
 }
 
 /// broadcast_in_dim's and dynamic_broadcast_in_dim's constraints on their

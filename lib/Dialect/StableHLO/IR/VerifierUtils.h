@@ -13,6 +13,11 @@ LogicalResult verifyDimensionList(Operation *op, StringRef what,
                                   ArrayRef<int64_t> dims, int64_t rank,
                                   bool sorted = false);
 
+/// Fails unless `dimension` (an I64Attr's value, so a negative one arrives
+/// as a large unsigned) is in [0, rank); `what` names the attribute.
+LogicalResult verifyDimensionIndex(Operation *op, StringRef what,
+                                   uint64_t dimension, int64_t rank);
+
 /// Whether two dimension sizes can be equal (either may be dynamic).
 bool compatibleDims(int64_t a, int64_t b);
 
