@@ -59,8 +59,11 @@ using Typed = std::pair<ffi::Any, ffi::Any>;
 
 class BodyEmitter {
 public:
-  BodyEmitter(const ffi::Any &builder, const ffi::Function &fallback)
-      : builder(builder), fallback(fallback), relax(relaxFunctions()) {}
+  BodyEmitter(const ffi::Any &builder,
+              llvm::function_ref<ffi::Any(Operation &)> describe,
+              const ffi::Function &fallback)
+      : builder(builder), describe(describe), fallback(fallback),
+        relax(relaxFunctions()) {}
 
   void bind(Value value, Typed typed) { values[value] = std::move(typed); }
 
@@ -71,13 +74,13 @@ public:
     return it->second;
   }
 
-  void emit(Operation &op, int64_t index) {
+  void emit(Operation &op) {
     const ffi::Function *make = directFunction(op);
     if (make && sameRelaxTypes(op)) {
       emitDirectly(op, *make);
       return;
     }
-    emitThroughFallback(op, index);
+    emitThroughFallback(op);
   }
 
 private:
@@ -125,12 +128,13 @@ private:
     bind(op.getResult(0), {std::move(var), type});
   }
 
-  void emitThroughFallback(Operation &op, int64_t index) {
+  void emitThroughFallback(Operation &op) {
     llvm::SetVector<Value> used(op.getOperands().begin(), op.getOperands().end());
     getUsedValuesDefinedAbove(op.getRegions(), used);
     // Arguments one by one: Python reads an FFI array an element at a time,
     // a call each.
-    SmallVector<ffi::AnyView, 8> args{index};
+    ffi::Any description = describe(op);
+    SmallVector<ffi::AnyView, 8> args{description};
     for (Value value : used) {
       args.push_back(valueId(value));
       args.push_back(lookup(value).first);
@@ -147,6 +151,7 @@ private:
   }
 
   ffi::Any builder;
+  llvm::function_ref<ffi::Any(Operation &)> describe;
   ffi::Function fallback;
   const RelaxFunctions &relax;
   DenseMap<Value, Typed> values;
@@ -159,6 +164,7 @@ private:
 ffi::Array<ffi::Any> emitRelaxBody(func::FuncOp func, const ffi::Any &builder,
                                    const ffi::Array<ffi::Any> &params,
                                    const ffi::Array<ffi::Any> &paramTypes,
+                                   llvm::function_ref<ffi::Any(Operation &)> describe,
                                    const ffi::Function &fallback) {
   Block &body = func.getBody().front();
   if (params.size() != body.getNumArguments() ||
@@ -166,12 +172,11 @@ ffi::Array<ffi::Any> emitRelaxBody(func::FuncOp func, const ffi::Any &builder,
     TVM_FFI_THROW(ValueError) << "@" << func.getSymName().str() << " takes "
                               << body.getNumArguments() << " arguments, not "
                               << params.size();
-  BodyEmitter emitter(builder, fallback);
+  BodyEmitter emitter(builder, describe, fallback);
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     emitter.bind(arg, {params[i], paramTypes[i]});
-  // Indexed as PyModule::bodyOp indexes them.
-  for (auto [index, op] : llvm::enumerate(body.without_terminator()))
-    emitter.emit(op, index);
+  for (Operation &op : body.without_terminator())
+    emitter.emit(op);
   ffi::Array<ffi::Any> outputs;
   for (Value value : body.getTerminator()->getOperands())
     outputs.push_back(emitter.lookup(value).first);

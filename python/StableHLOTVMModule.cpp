@@ -79,6 +79,16 @@ struct DiagnosticError {
   std::vector<DiagnosticRecord> diagnostics;
 };
 
+/// `error` as the Python exception it is raised as: stablehlo_tvm.MLIRError.
+nb::object pythonErrorOf(const DiagnosticError &error) {
+  nb::object cls =
+      nb::module_::import_("stablehlo_tvm.errors").attr("MLIRError");
+  nb::list diagnostics;
+  for (const DiagnosticRecord &r : error.diagnostics)
+    diagnostics.append(nb::make_tuple(r.severity, r.location, r.message));
+  return cls(error.summary, diagnostics);
+}
+
 std::string formatLocation(Location loc) {
   std::string result;
   loc->walk([&](Location nested) {
@@ -149,36 +159,11 @@ constexpr size_t kLargeConstantBytes = 1 << 20;
 
 class PyModule;
 
-/// The modules alive now: what TVM's FFI is given is the address of one,
-/// which is checked here before it is used.
-struct LiveModules {
-  std::mutex mutex;
-  llvm::DenseSet<const PyModule *> modules;
-};
-
-LiveModules &liveModules() {
-  // Never destroyed: a module may outlive static destruction at exit.
-  static LiveModules *live = new LiveModules();
-  return *live;
-}
-
 /// A parsed module with the context that owns it.
 class PyModule {
 public:
-  ~PyModule() {
-    std::lock_guard<std::mutex> lock(liveModules().mutex);
-    liveModules().modules.erase(this);
-  }
-
   PyModule(const PyModule &) = delete;
   PyModule &operator=(const PyModule &) = delete;
-
-  /// The live module at `address`, or null.
-  static PyModule *lookup(int64_t address) {
-    auto *module = reinterpret_cast<PyModule *>(static_cast<intptr_t>(address));
-    std::lock_guard<std::mutex> lock(liveModules().mutex);
-    return liveModules().modules.contains(module) ? module : nullptr;
-  }
 
   /// Parses `text` (a str) where it lies: a module's text can be hundreds
   /// of MB of constants, and a copy of it would double the import's peak.
@@ -254,8 +239,6 @@ public:
   }
 
   void runPipeline(const std::string &pipeline) {
-    indexedFunction.clear();
-    indexedOps.clear();
     DiagnosticCollector diagnostics(context.get());
     bool failed;
     {
@@ -272,8 +255,6 @@ public:
   void specialize(const std::string &entry,
                   const std::vector<std::vector<int64_t>> &shapes,
                   const std::vector<std::pair<unsigned, int64_t>> &values) {
-    indexedFunction.clear();
-    indexedOps.clear();
     stablehlo_tvm::RefineShapesOptions options;
     options.entry = entry;
     for (const std::vector<int64_t> &shape : shapes) {
@@ -340,7 +321,8 @@ public:
     return registry;
   }
 
-  /// The Python forms of the types of the ops body_op gave, for the next.
+  /// The Python forms of the types of the ops the Relax body emitter
+  /// described, for the next.
   DenseMap<Type, nb::object> describedTypes;
 
   /// The func.func named `name` that has a body, or a null op.
@@ -349,26 +331,9 @@ public:
     return func && !func.isExternal() ? func : func::FuncOp();
   }
 
-  /// The op at `index` in the body of function `name` (the order in which
-  /// the Relax body emitter counts them), or null.
-  Operation *bodyOp(const std::string &name, int64_t index) {
-    if (name != indexedFunction) {
-      indexedOps.clear();
-      indexedFunction = name;
-      if (func::FuncOp func = function(name))
-        for (Operation &op : func.getBody().front().without_terminator())
-          indexedOps.push_back(&op);
-    }
-    if (index < 0 || index >= static_cast<int64_t>(indexedOps.size()))
-      return nullptr;
-    return indexedOps[index];
-  }
-
 private:
   PyModule() : context(std::make_unique<MLIRContext>(makeRegistry())) {
     context->loadAllAvailableDialects();
-    std::lock_guard<std::mutex> lock(liveModules().mutex);
-    liveModules().modules.insert(this);
   }
 
   bool runPipelineImpl(const std::string &pipeline,
@@ -396,9 +361,6 @@ private:
   OwningOpRef<ModuleOp> module;
   // What borrowConstants' blobs point into.
   std::vector<nb::object> borrowed;
-  // bodyOp's index of one function's ops.
-  std::string indexedFunction;
-  std::vector<Operation *> indexedOps;
 };
 
 //===----------------------------------------------------------------------===//
@@ -685,23 +647,79 @@ nb::dict functionToPython(func::FuncOp func, nb::handle owner, bool withOps) {
   return result;
 }
 
+/// The Python object an FFI argument wraps (TVM's FFI passes a Python
+/// object it has no type for as an opaque object holding a reference).
+nb::handle pythonObjectOf(const tvm::ffi::Any &value) {
+  if (value.type_index() != kTVMFFIOpaquePyObject)
+    TVM_FFI_THROW(TypeError) << "expected a Python object, got "
+                             << value.GetTypeKey();
+  auto object = value.cast<tvm::ffi::ObjectRef>();
+  auto *header = tvm::ffi::details::ObjectUnsafe::GetHeader(object.get());
+  return static_cast<PyObject *>(TVMFFIOpaqueObjectGetCellPtr(header)->handle);
+}
+
+/// `object` as an FFI value that holds a reference to it and comes back to
+/// Python as itself.
+tvm::ffi::Any opaquePythonObject(nb::object object) {
+  TVMFFIObjectHandle handle = nullptr;
+  int failed = TVMFFIObjectCreateOpaque(
+      object.release().ptr(), kTVMFFIOpaquePyObject,
+      [](void *pointer) {
+        nb::gil_scoped_acquire gil;
+        Py_DECREF(static_cast<PyObject *>(pointer));
+      },
+      &handle);
+  if (failed)
+    TVM_FFI_THROW(RuntimeError) << "could not wrap a Python object for TVM";
+  return tvm::ffi::details::ObjectUnsafe::ObjectRefFromObjectPtr<
+      tvm::ffi::ObjectRef>(
+      tvm::ffi::details::ObjectUnsafe::ObjectPtrFromOwned<tvm::ffi::Object>(
+          static_cast<TVMFFIObject *>(handle)));
+}
+
 /// What "stablehlo_tvm.emit_relax_body" does: emitRelaxBody on function
-/// `name` of the live module at `moduleAddress`.
+/// `name` of `source`, a _core.Module, which the caller holds for the call.
+/// Each op handed back to Python goes with its description (opToPython),
+/// made in the same walk.
 tvm::ffi::Array<tvm::ffi::Any>
-emitRelaxBodyOf(int64_t moduleAddress, const tvm::ffi::String &name,
+emitRelaxBodyOf(const tvm::ffi::Any &source, const tvm::ffi::String &name,
                 const tvm::ffi::Any &builder,
                 const tvm::ffi::Array<tvm::ffi::Any> &params,
                 const tvm::ffi::Array<tvm::ffi::Any> &paramTypes,
                 const tvm::ffi::Function &fallback) {
-  PyModule *module = PyModule::lookup(moduleAddress);
-  if (!module)
-    TVM_FFI_THROW(ValueError) << "no live stablehlo_tvm module at this address";
-  func::FuncOp func = module->function(std::string(name));
+  nb::handle owner = pythonObjectOf(source);
+  PyModule *module;
+  func::FuncOp func;
+  {
+    nb::gil_scoped_acquire gil;
+    if (!nb::try_cast<PyModule *>(owner, module) || !module)
+      TVM_FFI_THROW(TypeError) << "expected a stablehlo_tvm._core.Module";
+    func = module->function(std::string(name));
+  }
   if (!func)
     TVM_FFI_THROW(ValueError) << "the module has no function @" << name
                               << " with a body";
+  // An op the walk cannot describe is described by the Python exception
+  // the walk raised, for the emitter to raise as it is: a C++ exception
+  // must not cross TVM's FFI.
+  auto describe = [&](Operation &op) {
+    nb::gil_scoped_acquire gil;
+    nb::object description;
+    try {
+      ValueIds idOf(module->describedTypes);
+      description = opToPython(op, idOf, owner);
+    } catch (const DiagnosticError &error) {
+      description = pythonErrorOf(error);
+    } catch (nb::python_error &error) {
+      description = nb::borrow(error.value());
+    } catch (const std::exception &error) {
+      description = nb::module_::import_("builtins")
+                        .attr("RuntimeError")(std::string(error.what()));
+    }
+    return opaquePythonObject(std::move(description));
+  };
   return stablehlo_tvm::python::emitRelaxBody(func, builder, params,
-                                              paramTypes, fallback);
+                                              paramTypes, describe, fallback);
 }
 
 } // namespace
@@ -721,13 +739,9 @@ NB_MODULE(_core, m) {
     try {
       std::rethrow_exception(p);
     } catch (const DiagnosticError &error) {
-      nb::object cls =
-          nb::module_::import_("stablehlo_tvm.errors").attr("MLIRError");
-      nb::list diagnostics;
-      for (const DiagnosticRecord &r : error.diagnostics)
-        diagnostics.append(nb::make_tuple(r.severity, r.location, r.message));
-      nb::object exc = cls(error.summary, diagnostics);
-      PyErr_SetObject(cls.ptr(), exc.ptr());
+      nb::object exc = pythonErrorOf(error);
+      PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exc.ptr())),
+                      exc.ptr());
     }
   });
 
@@ -787,25 +801,6 @@ NB_MODULE(_core, m) {
           },
           nb::arg("ops") = true,
           "Every func.func of the module as a dict (see functionToPython).")
-      .def(
-          "body_op",
-          [](nb::handle self, const std::string &function, int64_t index) {
-            PyModule &module = nb::cast<PyModule &>(self);
-            Operation *op = module.bodyOp(function, index);
-            if (!op)
-              throw nb::index_error(
-                  ("@" + function + " has no op " + std::to_string(index))
-                      .c_str());
-            ValueIds idOf(module.describedTypes);
-            return opToPython(*op, idOf, self);
-          },
-          nb::arg("function"), nb::arg("index"),
-          "The op at `index` in the body of `function`, as a dict "
-          "(see opToPython).")
-      .def_prop_ro(
-          "address",
-          [](PyModule &self) { return reinterpret_cast<intptr_t>(&self); },
-          "What stablehlo_tvm.emit_relax_body (TVM's FFI) takes for it.")
       .def(
           "op_names",
           [](PyModule &self) {

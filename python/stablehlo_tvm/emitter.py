@@ -714,10 +714,12 @@ class _Emitter:
         # What the ops passed back emitted, checked once at the end.
         emitted: list[tuple] = []
 
-        def emit_op(index: int, *ids_and_values) -> list:
-            # One op the C++ emitter passes back: [value, type] per result.
+        def emit_op(op: dict | BaseException, *ids_and_values) -> list:
+            # One op the C++ emitter hands back, described in its walk
+            # (or the error describing it raised): [value, type] per result.
             try:
-                op = self.source.body_op(name, index)
+                if isinstance(op, BaseException):
+                    raise op
                 values = dict(zip(ids_and_values[::2], ids_and_values[1::2]))
                 self.emit_ops(bb, [op], values, emitted)
                 return [x for value_id, _ in op["results"] for x in (values[value_id], values[value_id].ty)]
@@ -727,7 +729,7 @@ class _Emitter:
 
         emit = tvm_ffi.get_global_func("stablehlo_tvm.emit_relax_body")
         try:
-            outputs = list(emit(self.source.address, name, bb, params, [p.ty for p in params], emit_op))
+            outputs = list(emit(self.source, name, bb, params, [p.ty for p in params], emit_op))
         except Exception as error:
             if errors:  # the op's own error, not TVM's wrapping of it
                 raise errors[0] from None

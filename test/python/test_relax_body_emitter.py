@@ -117,15 +117,41 @@ def test_an_error_in_a_handed_back_op_is_raised_as_it_is(capfd):
     assert capfd.readouterr().err == ""
 
 
-def test_a_bad_module_address_is_an_error_not_a_crash():
+def test_the_module_is_passed_as_itself_and_checked():
+    # The FFI function takes the _core.Module object (TVM's FFI holds a
+    # reference to it for the call), not an address: anything else is a
+    # clear error, and so is a function the module does not have.
     emit = tvm_ffi.get_global_func("stablehlo_tvm.emit_relax_body")
-    with pytest.raises(Exception, match="no live stablehlo_tvm module"):
-        emit(12345, "main", relax.BlockBuilder(), [], [], lambda *args: [])
+    for wrong in (12345, "main", object()):
+        with pytest.raises(Exception, match="expected a (Python object|stablehlo_tvm._core.Module)"):
+            emit(wrong, "main", relax.BlockBuilder(), [], [], lambda *args: [])
     module = _core.Module.parse("func.func @main() { return }")
     with pytest.raises(Exception, match="no function @nope"):
-        emit(module.address, "nope", relax.BlockBuilder(), [], [], lambda *args: [])
-    address = module.address
-    del module
-    gc.collect()
-    with pytest.raises(Exception, match="no live stablehlo_tvm module"):
-        emit(address, "main", relax.BlockBuilder(), [], [], lambda *args: [])
+        emit(module, "nope", relax.BlockBuilder(), [], [], lambda *args: [])
+
+
+def test_each_handed_back_op_comes_with_its_description():
+    # One walk: the C++ emitter describes the ops it hands back as it
+    # reaches them; nothing is looked up again by index.
+    t = "tensor<2xf32>"
+    text = f"""func.func @main(%a: {t}) -> {t} {{
+  %0 = tvm.add %a, %a : ({t}, {t}) -> {t}
+  %1 = tvm.reshape %0 {{shape = array<i64: 2>}} : ({t}) -> {t}
+  %2 = tvm.multiply %1, %1 : ({t}, {t}) -> {t}
+  return %2 : {t}
+}}"""
+    module = _core.Module.parse(text)
+    seen = []
+    real = emitter._Emitter.emit_ops
+
+    def spy(self, bb, ops, values, emitted=None):
+        seen.extend(op["name"] for op in ops)
+        return real(self, bb, ops, values, emitted)
+
+    emitter._Emitter.emit_ops = spy
+    try:
+        mod = emitter.emit_module(module.functions(ops=False), module)
+    finally:
+        emitter._Emitter.emit_ops = real
+    assert seen == ["tvm.reshape"]
+    assert "R.reshape" in mod.script() and "R.multiply" in mod.script()
