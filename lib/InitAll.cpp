@@ -72,4 +72,21 @@ void registerAllPasses() {
       });
 }
 
+llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>>
+getSignatureAttributes() {
+  using tvm::TVMDialect;
+  static const std::pair<llvm::StringRef, llvm::StringRef> names[] = {
+      {"complex_arguments",
+       TVMDialect::ComplexArgumentsAttrHelper::getNameStr()},
+      {"complex_results", TVMDialect::ComplexResultsAttrHelper::getNameStr()},
+      {"narrow_results", TVMDialect::NarrowResultsAttrHelper::getNameStr()},
+      {"small_float_results",
+       TVMDialect::SmallFloatResultsAttrHelper::getNameStr()},
+      {"effect_results", TVMDialect::EffectResultsAttrHelper::getNameStr()},
+      {"dim_symbols", TVMDialect::DimSymbolsAttrHelper::getNameStr()},
+      {"dim_checks", TVMDialect::DimChecksAttrHelper::getNameStr()},
+  };
+  return names;
+}
+
 } // namespace mlir::stablehlo_tvm

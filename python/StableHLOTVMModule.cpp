@@ -747,6 +747,13 @@ NB_MODULE(_core, m) {
 
   m.attr("IMPORT_PIPELINE") = stablehlo_tvm::getImportPipeline();
   m.attr("IMPORT_PASSES") = stablehlo_tvm::getImportPasses();
+  // The names of the attributes the import leaves for the Python side,
+  // defined once in the tvm dialect (TVMBase.td, discardableAttrs).
+  nb::dict attributes;
+  for (auto [key, name] : stablehlo_tvm::getSignatureAttributes())
+    attributes[nb::str(key.data(), key.size())] =
+        nb::str(name.data(), name.size());
+  m.attr("ATTRIBUTES") = attributes;
 
   m.def(
       "directly_emitted_ops",

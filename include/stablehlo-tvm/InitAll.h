@@ -4,6 +4,10 @@
 #define STABLEHLO_TVM_INITALL_H
 
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <utility>
 
 namespace mlir::stablehlo_tvm {
 
@@ -22,6 +26,11 @@ const char *getPreparePasses();
 
 /// The import pipeline, as a textual pass pipeline anchored on builtin.module.
 const char *getImportPipeline();
+
+/// (short name, attribute name) of the attributes the import leaves on
+/// functions for the Python side: the tvm dialect's discardable attributes.
+llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>>
+getSignatureAttributes();
 
 } // namespace mlir::stablehlo_tvm
 

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "stablehlo-tvm/Support/HostCallbacks.h"
 
 namespace mlir::stablehlo_tvm {
@@ -64,7 +65,7 @@ struct ExposeEffectsPass : impl::ExposeEffectsBase<ExposeEffectsPass> {
         attrs.resize(before + effects.size(), DictionaryAttr::get(ctx));
         func.setAllResultAttrs(attrs);
       }
-      func->setAttr("tvm.effect_results",
+      func->setAttr(tvm::TVMDialect::EffectResultsAttrHelper::getNameStr(),
                     IntegerAttr::get(IntegerType::get(ctx, 64), effects.size()));
     }
     // What is left is inside a loop or a branch: the import reports it, and

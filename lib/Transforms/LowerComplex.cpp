@@ -14,6 +14,7 @@
 
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "stablehlo-tvm/Support/LibraryFft.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -1150,8 +1151,8 @@ struct LowerComplexPass : impl::LowerComplexBase<LowerComplexPass> {
       FunctionType original = originals.lookup(func.getOperation());
       if (!original || original == func.getFunctionType())
         continue;
-      func->setAttr("tvm.complex_arguments", positions(original.getInputs()));
-      func->setAttr("tvm.complex_results", positions(original.getResults()));
+      func->setAttr(tvm::TVMDialect::ComplexArgumentsAttrHelper::getNameStr(), positions(original.getInputs()));
+      func->setAttr(tvm::TVMDialect::ComplexResultsAttrHelper::getNameStr(), positions(original.getResults()));
     }
   }
 };

@@ -19,6 +19,7 @@
 #include "StorageTypes.h"
 
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -253,7 +254,7 @@ struct LowerSmallFloatsPass
     if (!touchesTypesWhere(module, isSmallFloat))
       return;
     // Callers get results of the declared types (tvm.small_float_results).
-    recordDeclaredResults(module, isSmallFloat, "tvm.small_float_results",
+    recordDeclaredResults(module, isSmallFloat, tvm::TVMDialect::SmallFloatResultsAttrHelper::getNameStr(),
                           [](Type type) {
                             std::string name;
                             llvm::raw_string_ostream os(name);

@@ -39,8 +39,8 @@ namespace mlir::stablehlo_tvm {
 namespace {
 
 constexpr llvm::StringLiteral kShapeAssertion = "shape_assertion";
-constexpr llvm::StringLiteral kDimSymbolsAttr = "tvm.dim_symbols";
-constexpr llvm::StringLiteral kDimChecksAttr = "tvm.dim_checks";
+constexpr llvm::StringLiteral kDimSymbolsAttr = tvm::TVMDialect::DimSymbolsAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kDimChecksAttr = tvm::TVMDialect::DimChecksAttrHelper::getNameStr();
 
 bool isDynamic(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
 namespace mlir::stablehlo_tvm {
 
@@ -58,11 +59,11 @@ struct UpdateLoopSlicesInPlacePass
         Operation *update = inPlaceUpdate(arg, body.getTerminator());
         if (!update)
           continue;
-        update->setAttr("tvm.in_place", builder.getUnitAttr());
+        update->setAttr(tvm::TVMDialect::InPlaceAttrHelper::getNameStr(), builder.getUnitAttr());
         copied.push_back(arg.getArgNumber());
       }
       if (!copied.empty())
-        loop->setAttr("tvm.copied_inits", builder.getDenseI64ArrayAttr(copied));
+        loop->setAttr(tvm::TVMDialect::CopiedInitsAttrHelper::getNameStr(), builder.getDenseI64ArrayAttr(copied));
     });
   }
 };

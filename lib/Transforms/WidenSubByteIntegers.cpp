@@ -15,6 +15,7 @@
 #include "StorageTypes.h"
 
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -137,7 +138,7 @@ struct WidenSubByteIntegersPass
     // Every import runs this pass; most modules have nothing to widen.
     if (!touchesTypesWhere(getOperation(), isSubByte))
       return;
-    recordDeclaredResults(getOperation(), isSubByte, "tvm.narrow_results",
+    recordDeclaredResults(getOperation(), isSubByte, tvm::TVMDialect::NarrowResultsAttrHelper::getNameStr(),
                           [](Type type) {
                             auto element =
                                 cast<IntegerType>(getElementTypeOrSelf(type));

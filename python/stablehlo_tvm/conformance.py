@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import _core, workers
+from ._core import ATTRIBUTES
 from .corpus import iter_mlir_files, split_programs
 from .dtypes import numpy_dtype
 from .shapes import entry_function, is_dynamic
@@ -123,7 +124,7 @@ def _result_dtypes(function: dict) -> list[str]:
     complex result split into (real, imag) by the import counts once."""
     from .runtime import complex_pairs
 
-    complex_results = set(function["attributes"].get("tvm.complex_results", []))
+    complex_results = set(function["attributes"].get(ATTRIBUTES["complex_results"], []))
     names = []
     for parts in complex_pairs(function["results"], complex_results):
         name = _dtype_name(parts[0])

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ._core import ATTRIBUTES
 from .dtypes import numpy_dtype
 from .errors import EmitError
 
@@ -524,8 +525,8 @@ def _size_ops() -> dict[str, Callable[[list, dict], Any]]:
     }
 
 
-_COMPLEX_SIGNATURE = ("tvm.complex_arguments", "tvm.complex_results")
-_NARROW_SIGNATURE = ("tvm.narrow_results", "tvm.small_float_results")
+_COMPLEX_SIGNATURE = (ATTRIBUTES["complex_arguments"], ATTRIBUTES["complex_results"])
+_NARROW_SIGNATURE = (ATTRIBUTES["narrow_results"], ATTRIBUTES["small_float_results"])
 
 
 class _Emitter:
@@ -669,7 +670,7 @@ class _Emitter:
         name = function["name"]
         params = []
         values: dict[int, Any] = {}
-        symbols = _SymbolicDims(function["attributes"].get("tvm.dim_symbols"), self.size_variable)
+        symbols = _SymbolicDims(function["attributes"].get(ATTRIBUTES["dim_symbols"]), self.size_variable)
         for i, (value_id, type_info) in enumerate(function["arguments"]):
             var = relax.Var(f"arg{i}", symbols.tensor_type(i, type_info, f"@{name} argument {i}"))
             params.append(var)
@@ -687,8 +688,8 @@ class _Emitter:
         # for callers to split arguments and join results.
         attrs = {key: [int(i) for i in function["attributes"][key]] for key in _COMPLEX_SIGNATURE if key in function["attributes"]}
         # Results that only keep debug callbacks alive (stablehlo-expose-effects).
-        if "tvm.effect_results" in function["attributes"]:
-            attrs["tvm.effect_results"] = int(function["attributes"]["tvm.effect_results"])
+        if ATTRIBUTES["effect_results"] in function["attributes"]:
+            attrs[ATTRIBUTES["effect_results"]] = int(function["attributes"][ATTRIBUTES["effect_results"]])
         # Results of 2- and 4-bit integers held in 8 bits
         # (stablehlo-widen-sub-byte-integers) and of f8/f6/f4 values held in
         # f32 (stablehlo-lower-small-floats).
@@ -697,10 +698,10 @@ class _Emitter:
                 attrs[key] = [str(t) for t in function["attributes"][key]]
         # Equalities of symbolic dimensions with JAX's messages, which the
         # caller checks before Relax's own check of the shapes on entry.
-        if "tvm.dim_checks" in function["attributes"]:
-            attrs["tvm.dim_checks"] = [
+        if ATTRIBUTES["dim_checks"] in function["attributes"]:
+            attrs[ATTRIBUTES["dim_checks"]] = [
                 [[int(n) for pair in check["dims"] for n in pair], [int(n) for pair in check["args"] for n in pair], str(check["message"])]
-                for check in function["attributes"]["tvm.dim_checks"]
+                for check in function["attributes"][ATTRIBUTES["dim_checks"]]
             ]
         attrs["global_symbol"] = name
         self.functions[name] = self.add_function(name, params, body, attrs)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ._core import ATTRIBUTES
 from .dtypes import numpy_dtype
 from .errors import CallError, Error, InputError, ShapeAssertionError
 
@@ -237,8 +238,8 @@ class _Signature:
             raise CallError(f"the module has no function {name!r}")
         function = irmodule[relax_name]
         attrs = function.attrs
-        complex_args = {int(i) for i in attrs.get("tvm.complex_arguments", [])} if attrs is not None else set()
-        complex_results = {int(i) for i in attrs.get("tvm.complex_results", [])} if attrs is not None else set()
+        complex_args = {int(i) for i in attrs.get(ATTRIBUTES["complex_arguments"], [])} if attrs is not None else set()
+        complex_results = {int(i) for i in attrs.get(ATTRIBUTES["complex_results"], [])} if attrs is not None else set()
         bound = list(attrs.get("params", [])) if attrs is not None else []
         params = []
         for param in function.params:
@@ -250,13 +251,13 @@ class _Signature:
             shape = tuple(int(d) if isinstance(d, tvm.tirx.IntImm) else None for d in dims)
             params.append((shape, numpy_dtype(str(ty.dtype))))
         signature = cls(relax_name, complex_args, complex_results, params, device, bound)
-        signature.effects = int(attrs.get("tvm.effect_results", 0)) if attrs is not None else 0
+        signature.effects = int(attrs.get(ATTRIBUTES["effect_results"], 0)) if attrs is not None else 0
         if attrs is not None and not complex_args:
             signature.dim_checks = [
-                ([int(n) for n in dims], [int(n) for n in args], str(message)) for dims, args, message in attrs.get("tvm.dim_checks", [])
+                ([int(n) for n in dims], [int(n) for n in args], str(message)) for dims, args, message in attrs.get(ATTRIBUTES["dim_checks"], [])
             ]
         signature.narrow = []
-        for key in ("tvm.narrow_results", "tvm.small_float_results"):
+        for key in (ATTRIBUTES["narrow_results"], ATTRIBUTES["small_float_results"]):
             names = [str(t) for t in attrs.get(key, [])] if attrs is not None else []
             signature.narrow += [(i, _NARROW_DTYPES[t]) for i, t in enumerate(names) if t]
         symbol = attrs.get("global_symbol") if attrs is not None else None

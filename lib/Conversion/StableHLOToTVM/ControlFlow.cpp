@@ -28,7 +28,7 @@ struct WhileConversion : TVMTypedPattern<stablehlo::WhileOp> {
     getUsedValuesDefinedAbove(op->getRegions(), captures);
     if (!captures.empty())
       return rewriter.notifyMatchFailure(op, "uses values from outside");
-    auto copied = op->getAttrOfType<DenseI64ArrayAttr>("tvm.copied_inits");
+    auto copied = op->getAttrOfType<DenseI64ArrayAttr>(tvm::TVMDialect::CopiedInitsAttrHelper::getNameStr());
     auto loop = tvm::WhileOp::create(rewriter, op.getLoc(), op.getResultTypes(),
                                      adaptor.getOperands(), copied);
     rewriter.inlineRegionBefore(op.getCond(), loop.getCond(),

@@ -403,7 +403,7 @@ struct DynamicUpdateSliceConversion
       rewriter.replaceOp(op, adaptor.getOperand());
       return success();
     }
-    if (op->hasAttr("tvm.in_place")) {
+    if (op->hasAttr(tvm::TVMDialect::InPlaceAttrHelper::getNameStr())) {
       // See stablehlo-update-loop-slices-in-place: no one else reads the
       // operand, only the window is written.
       SmallVector<Value> starts;

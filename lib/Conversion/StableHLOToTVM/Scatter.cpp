@@ -71,7 +71,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     bool scalarized = true;
     // See stablehlo-update-loop-slices-in-place: no one else reads the
     // operand, so the updates go into its buffer, with nothing to copy.
-    bool inPlace = count == 1 && op->hasAttr("tvm.in_place");
+    bool inPlace = count == 1 && op->hasAttr(tvm::TVMDialect::InPlaceAttrHelper::getNameStr());
     // The results are the operands' shapes.
     SmallVector<Value> resultSizes;
     for (Value input : adaptor.getInputs())

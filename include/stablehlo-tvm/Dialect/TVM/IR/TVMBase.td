@@ -17,6 +17,28 @@ def TVM_Dialect : Dialect {
     here is what TVM receives.
   }];
   let usePropertiesForAttributes = 1;
+  // What the import records on functions and ops for later passes and for
+  // the Python side (which reads the names from _core.ATTRIBUTES).
+  let discardableAttrs = (ins
+    // Positions of the complex arguments and results that
+    // stablehlo-lower-complex split into (real, imaginary) pairs.
+    "::mlir::ArrayAttr":$complex_arguments,
+    "::mlir::ArrayAttr":$complex_results,
+    // Per result, the declared type of a sub-byte integer held in 8 bits
+    // (stablehlo-widen-sub-byte-integers) or of an f8/f6/f4 value held in
+    // f32 (stablehlo-lower-small-floats); "" for the others.
+    "::mlir::ArrayAttr":$narrow_results,
+    "::mlir::ArrayAttr":$small_float_results,
+    // How many trailing results only keep effects alive.
+    "::mlir::IntegerAttr":$effect_results,
+    // Symbolic dimensions of the arguments and JAX's shape assertions.
+    "::mlir::ArrayAttr":$dim_symbols,
+    "::mlir::ArrayAttr":$dim_checks,
+    // A dynamic_update_slice updated in place in a loop, and the loop
+    // operands the loop copies first.
+    "::mlir::UnitAttr":$in_place,
+    "::mlir::DenseI64ArrayAttr":$copied_inits
+  );
   // The body of tvm.kernel is written in these.
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
