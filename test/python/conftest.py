@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import jax
 import numpy as np
 import pytest
@@ -11,6 +13,9 @@ import stablehlo_tvm
 jax.config.update("jax_platforms", "cpu")
 # 64-bit types are part of what the import must get right.
 jax.config.update("jax_enable_x64", True)
+# A CPU schedule rule's own error fails the test instead of leaving the
+# function unscheduled (cpu/schedule.py).
+os.environ.setdefault("STABLEHLO_TVM_STRICT_RULES", "1")
 
 
 def random_args(shapes_and_dtypes, seed=0):

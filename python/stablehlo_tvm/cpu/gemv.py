@@ -15,6 +15,8 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import GEMV
 from tvm.target import Target
 
+from .tir_walk import loop_in_vectorized_loop
+
 # A product, its bias, activation and casts.
 _MAX_BLOCKS = 8
 
@@ -28,24 +30,10 @@ class MatrixVector(GEMV):
         if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:
             return None
         sch = super().apply(func, target, tunable)
-        if sch is None or _loops_in_vector(sch.mod["main"].script()):
+        # A column vector's product (x[k, 0]) vectorized over the matrix's
+        # rows with the reduction inside, unrolled, is every lane a strided
+        # load: that took LLVM minutes for a 128x128 matrix (RowReduction
+        # schedules it instead).
+        if sch is None or loop_in_vectorized_loop(sch.mod["main"]):
             return None
         return sch
-
-
-def _loops_in_vector(text: str) -> bool:
-    """Whether a vectorized loop holds another loop. The rule vectorizes a
-    column vector's product (x[k, 0]) over the matrix's rows with the
-    reduction inside, unrolled: every lane a strided load, which took LLVM
-    minutes for a 128x128 matrix (RowReduction schedules it instead)."""
-    vector_depth = None
-    for line in text.splitlines():
-        depth = len(line) - len(line.lstrip())
-        if vector_depth is not None and depth <= vector_depth:
-            vector_depth = None
-        stripped = line.lstrip()
-        if vector_depth is not None and stripped.startswith("for "):
-            return True
-        if vector_depth is None and stripped.startswith("for ") and "T.vectorized(" in stripped:
-            vector_depth = depth
-    return False

@@ -10,14 +10,13 @@ reductions are parallel over their rows and vectorized:
 
 from __future__ import annotations
 
-import re
-
 from tvm import s_tir, tirx
 from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import Reduction
 from tvm.target import Target
 
-from .rule import CPURule, extent_of, fused, iterations, printed_store, vectorizable
+from .rule import CPURule, extent_of, fused, iterations, vectorizable
+from .tir_walk import loads_in, store_of
 from .unchecked import UncheckedSchedule
 
 # Rows shorter than this many vectors are reduced in order: partial sums
@@ -123,12 +122,14 @@ def _dividing_width(extent: int | None, lanes: int, vectors: int) -> int | None:
 
 
 def _reduces_contiguous_axis(sch: s_tir.Schedule, block) -> bool:
-    """Whether the block's loads are indexed last by a reduction variable
-    (rows reduced along memory), from the printed block (no TIR visitor)."""
+    """Whether a load of the block is indexed last by a reduction variable
+    (rows reduced along memory)."""
     stmt = sch.get(block)
-    reduced = {iv.var.name for iv in stmt.iter_vars if iv.iter_type == tirx.IterVar.CommReduce}
-    last_indices = _LAST_INDEX.findall(printed_store(sch, block).split(" = ", 1)[-1])
-    return any(index in reduced for index in last_indices)
-
-
-_LAST_INDEX = re.compile(r"\w+\[(?:[^\[\]]*,\s*)?(\w+)\]")
+    reduced = [iv.var for iv in stmt.iter_vars if iv.iter_type == tirx.IterVar.CommReduce]
+    store = store_of(stmt)
+    if store is None:
+        return False
+    return any(
+        load.indices and isinstance(load.indices[-1], tirx.Var) and any(load.indices[-1].same_as(v) for v in reduced)
+        for load in loads_in(store.value)
+    )

@@ -3,15 +3,16 @@ and vectorizing helpers."""
 
 from __future__ import annotations
 
-import functools
 import itertools
-import re
 
 from tvm import s_tir, tirx
+from tvm.ir import Op
+from tvm.ir.expr import Call, TensorLoad
 from tvm.s_tir.dlight.base import ScheduleRule
 from tvm.target import Target
 
 from .target import vector_lanes
+from .tir_walk import float_literals, has_node, loads_in, operation_count, store_of
 
 
 class CPURule(ScheduleRule):
@@ -128,16 +129,19 @@ class CPURule(ScheduleRule):
 # integer division and remainder, whose guarded divisor (the import never
 # divides by 0 or INT_MIN by -1) LLVM's scalarized vector division no longer
 # respects: vectorized, test_integer_division_edge_cases_do_not_trap traps.
-_SCALAR_ONLY = ("T.sinh(", "T.cosh(", "T.Div(", "T.truncmod(", "T.floordiv(", "T.floormod(")
+# Operations LLVM has no vector form for here (integer division, remainder,
+# sinh and cosh).
+_SCALAR_ONLY_CALLS = frozenset({"tirx.sinh", "tirx.cosh"})
 
 
 # Fewer elements than this are not worth waking another thread for.
 PARALLEL_GRAIN = 16384
 # A producer read more than once per consumer element is inlined only when
-# its own computation is about this small (a broadcast, a cast, a constant):
-# inlining copies the expression into every read, so chains of multiply-read
+# its own computation is about this small (operations: a broadcast or a
+# constant has none, a cast one, rsqrt(v + eps) * scale three): inlining
+# copies the expression into every read, so chains of multiply-read
 # formulas (tanh, lgamma, NaN-propagating max) would grow exponentially.
-_SMALL_EXPRESSION = 120
+_SMALL_EXPRESSION = 3
 # A producer whose elements are each read by this many consumer elements or
 # more is computed once into its own buffer, unless it is small.
 _REUSED = 8
@@ -147,11 +151,12 @@ def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
     if len(stmt.writes) != 1:
         return False
-    if len(printed_store(sch, block)) <= _SMALL_EXPRESSION:
+    store = store_of(stmt)
+    if store is None or operation_count(store.value) <= _SMALL_EXPRESSION:
         return True
-    name = stmt.writes[0].source.name
+    written = stmt.writes[0].source
     consumers = sch.get_consumers(block)
-    if sum(printed_store(sch, c).count(f"{name}[") for c in consumers) > 1:
+    if sum(_loads_of(sch.get(c), written) for c in consumers) > 1:
         return False
     # Read once per element of a consumer that has many more elements (a
     # per-row value under a broadcast): inlined, it would be recomputed for
@@ -191,44 +196,41 @@ def _fuses_contiguously(sch: s_tir.Schedule, block, loops, lanes: int) -> bool:
     variables = sch.get(block).iter_vars
     if len(variables) < 2:
         return False
-    last = [str(v.var.name) for v in variables[-2:]]
-    for _, indices in _ACCESS.findall(printed_store(sch, block)):
-        names = [index.strip() for index in indices.split(",")]
-        if names[-2:] != last and any(re.search(rf"\b{v}\b", indices) for v in last):
+    last = [v.var for v in variables[-2:]]
+    store = store_of(sch.get(block))
+    if store is None:
+        return False
+    for indices in [store.indices] + [load.indices for load in loads_in(store)]:
+        if any(has_node(index, TensorLoad) for index in indices):
+            continue  # a gather: its index is the load to look at
+        ends_with_last = len(indices) >= 2 and all(
+            isinstance(index, tirx.Var) and index.same_as(v) for index, v in zip(indices[-2:], last)
+        )
+        if not ends_with_last and any(has_node(index, tirx.Var, lambda u: any(u.same_as(v) for v in last)) for index in indices):
             return False
     return True
 
 
-_ACCESS = re.compile(r"(\w+)\[([^\[\]]*)\]")
-
-
-def printed_store(sch: s_tir.Schedule, block) -> str:
-    """The store a block performs, printed (its last line)."""
-    return _printed_store(sch.get(block).body)
-
-
-@functools.lru_cache(maxsize=4096)
-def _printed_store(body) -> str:
-    # Printing is most of the rules' analysis time, and the same unchanged
-    # block is asked about once per rule and per neighbour; a schedule that
-    # changes the block makes a new statement.
-    return body.script().splitlines()[-1]
+def _loads_of(block, buffer) -> int:
+    """How many times `block`'s store loads `buffer`."""
+    store = store_of(block)
+    return 0 if store is None else sum(load.source.same_as(buffer) for load in loads_in(store.value))
 
 
 def _adds_floats(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
-    body = printed_store(sch, block)
-    return ("+" in body or "-" in body) and any("float" in str(w.source.dtype) for w in stmt.writes)
+    store = store_of(stmt)
+    if store is None or not any("float" in str(w.source.dtype) for w in stmt.writes):
+        return False
+    return has_node(store.value, (tirx.Add, tirx.Sub)) or any(value < 0 for _, value in float_literals(store.value))
 
 
-def _atoms(sch: s_tir.Schedule, block) -> set[str]:
+def _atoms(sch: s_tir.Schedule, block) -> set:
     """The buffers a block's store loads and the float literals it holds."""
-    body = printed_store(sch, block).split(" = ", 1)[-1]
-    return set(_LOAD.findall(body)) | set(_FLOAT_LITERAL.findall(body))
-
-
-_LOAD = re.compile(r"(\w+)\[")
-_FLOAT_LITERAL = re.compile(r"T\.float\d+\([^()]*\)")
+    store = store_of(sch.get(block))
+    if store is None:
+        return set()
+    return {str(load.source.name) for load in loads_in(store.value)} | float_literals(store.value)
 
 
 def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
@@ -248,9 +250,13 @@ def fold_safe(sch: s_tir.Schedule, inlined, into) -> bool:
 
 def reads_each_once(sch: s_tir.Schedule, block) -> bool:
     """Whether `block` loads every buffer it reads once (reverse inlining
-    copies the producer's expression into each load)."""
-    body = printed_store(sch, block)
-    return all(body.count(f"{r.source.name}[") <= 1 for r in sch.get(block).reads)
+    copies the producer's expression into each load); a buffer it also
+    writes counts that write as a load."""
+    stmt = sch.get(block)
+    store = store_of(stmt)
+    if store is None:
+        return True
+    return all(_loads_of(stmt, r.source) + store.buffer.same_as(r.source) <= 1 for r in stmt.reads)
 
 
 def vectorizable(block) -> bool:
@@ -263,9 +269,15 @@ def vectorizable(block) -> bool:
         return False
     if _broadcasts_bfloat16(block):
         return False
-    # TVM's Python API has no TIR visitor; the printed block names every call.
-    text = block.script()
-    return not any(name in text for name in _SCALAR_ONLY)
+    return not has_node(block.body, (tirx.Div, tirx.Mod, Call), _scalar_only)
+
+
+def _scalar_only(node) -> bool:
+    if isinstance(node, Call):
+        return isinstance(node.op, Op) and str(node.op.name) in _SCALAR_ONLY_CALLS
+    if isinstance(node, tirx.Div):
+        return str(node.ty).startswith(("int", "uint"))
+    return True  # tirx.Mod: truncated remainder
 
 
 def _indexed_by_innermost(block, region) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tvm_ffi
 from tvm import s_tir, tirx
+from tvm.ir.expr import Expr, StringImm, TensorLoad
 
 _STATEMENTS = (tirx.BufferStore, tirx.Bind, tirx.For, tirx.While, tirx.IfThenElse, tirx.Evaluate)
 
@@ -60,3 +61,74 @@ def executed_stores(func: tirx.PrimFunc) -> int:
         return 0
 
     return walk(func.body)
+
+
+def store_of(block) -> tirx.BufferStore | None:
+    """The last store a block's body makes (a block computes one)."""
+    stores: list = []
+    tvm_ffi.structural_walk(block.body, [(tirx.BufferStore, stores.append)])
+    return stores[-1] if stores else None
+
+
+def loads_in(expr) -> list:
+    """The loads in `expr` (each with .source, the buffer, and .indices),
+    nested ones (an index that is a load) too."""
+    loads: list = []
+    tvm_ffi.structural_walk(expr, [(TensorLoad, loads.append)])
+    return loads
+
+
+def expression_size(expr) -> int:
+    """How many expression nodes `expr` holds, a variable or a buffer
+    (which is a variable, with its shape) counted as one: what inlining it
+    copies."""
+    count = [0]
+
+    def seen(_node):
+        count[0] += 1
+
+    def variable(_node):
+        count[0] += 1
+        return tvm_ffi.WalkResult.SKIP
+
+    tvm_ffi.structural_walk(expr, [(tirx.Var, variable), (Expr, seen)], order="pre")
+    return count[0]
+
+
+def operation_count(expr) -> int:
+    """How many operations (arithmetic, comparisons, calls) `expr`
+    computes, not counting those in the indices of its loads: what
+    inlining it recomputes per element."""
+    count = [0]
+
+    def operation(_node):
+        count[0] += 1
+
+    skip = (tirx.Var, TensorLoad, tirx.IntImm, tirx.FloatImm, StringImm)
+    tvm_ffi.structural_walk(expr, [(skip, lambda _: tvm_ffi.WalkResult.SKIP), (Expr, operation)], order="pre")
+    return count[0]
+
+
+def float_literals(expr) -> set:
+    """The float constants in `expr`, as (dtype, value)."""
+    found: set = set()
+    tvm_ffi.structural_walk(expr, [(tirx.FloatImm, lambda imm: found.add((str(imm.ty), float(imm.value))))])
+    return found
+
+
+def has_node(root, types, accept=None) -> bool:
+    """Whether `root` holds a node of `types` (for which `accept` holds)."""
+
+    def check(node):
+        return tvm_ffi.VisitInterrupt(True) if accept is None or accept(node) else None
+
+    return tvm_ffi.structural_walk(root, [(types, check)], order="pre") is not None
+
+
+def loop_in_vectorized_loop(func: tirx.PrimFunc) -> bool:
+    """Whether a vectorized loop of `func` holds another loop."""
+
+    def check(loop):
+        return loop.kind == tirx.ForKind.VECTORIZED and has_node(loop.body, tirx.For)
+
+    return has_node(func.body, tirx.For, check)
