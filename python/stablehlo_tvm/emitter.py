@@ -748,7 +748,7 @@ class _Emitter:
         function itself joins the module in `finish`."""
         from tvm import relax
 
-        from .tvm_internals import block_builder_api
+        from .tvm_internals import block_builder_api, set_type
 
         _, begin_dataflow_block, end_block = block_builder_api()
         bb = relax.BlockBuilder()
@@ -769,7 +769,7 @@ class _Emitter:
         bound_inside = any(v not in defined for v in relax.analysis.tir_vars_in_type(out.ty))
         ty = relax.analysis.erase_to_well_defined(out.ty, defined) if bound_inside else out.ty
         seq = relax.SeqExpr([block], out)
-        relax.expr._update_type(seq, ty)
+        set_type(seq, ty)
         func = relax.Function(params, seq, ty, is_pure=True, attrs=_dict_attrs(attrs) if attrs else None)
         # A name of its own makes each stand-in distinct to the deduplication.
         stand_in = relax.Function.create_empty(params, func.ret_ty, attrs=_dict_attrs({**attrs, "stablehlo_tvm.stand_in": name}))

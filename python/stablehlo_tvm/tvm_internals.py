@@ -2,7 +2,8 @@
 one, this file is what changes.
 
 - Relax's block builder entry points that skip the Python wrapper's work
-  (the emitter binds many thousands of values);
+  (the emitter binds many thousands of values), and setting an
+  expression's type without the normalizer;
 - allocating an uninitialized tensor (the runtime's argument conversion);
 - the two halves of `relax.build`, so that the PrimFuncs can be compiled
   apart from the VM's code (see cpu/codegen.py);
@@ -16,6 +17,13 @@ def block_builder_api():
     from tvm.relax import _ffi_api
 
     return _ffi_api.BlockBuilderEmit, _ffi_api.BlockBuilderBeginDataflowBlock, _ffi_api.BlockBuilderEndBlock
+
+
+def set_type(expr, ty) -> None:
+    """Gives `expr`, which has no type yet, the type `ty`."""
+    from tvm.relax.expr import _update_type
+
+    _update_type(expr, ty)
 
 
 def alloc_tensor(shape, dtype, device):
