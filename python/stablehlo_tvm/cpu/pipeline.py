@@ -134,6 +134,7 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops", outco
     from .grain import SerialSmallParallelLoops
     from .loops import LoopsAsKernels
     from .sequences import SequencesAsKernels
+    from .unused_outputs import AllocateUnusedOutputs
     from .schedule import ScheduleFunctions
 
     register()
@@ -149,6 +150,7 @@ def cpu_pipeline(target, database=None, fused: bool = False, blas="loops", outco
                 _RecordPackedCalls(outcome),
                 LoopsAsKernels(outcome),
                 SequencesAsKernels,
+                AllocateUnusedOutputs,
                 SerialSmallParallelLoops,
                 relax.transform.RewriteDataflowReshape(),
                 relax.transform.ToNonDataflow(),
