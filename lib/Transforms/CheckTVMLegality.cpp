@@ -83,11 +83,20 @@ struct CheckTVMLegalityPass
           .print(os);
       Diagnostic &note = diag.attachNote(op->getLoc());
       note << "unsupported operation '" << describe(op) << "' : " << types;
+      // Why a pattern declined it, and for a dynamic shape what to do.
+      SmallVector<std::string, 2> reasons;
       if (auto reason = op->getAttrOfType<StringAttr>(kUnsupportedReasonAttr))
-        note << " (" << reason.getValue() << ")";
-      else if (hasDynamicShape(op))
-        note << " (no form for dynamic shapes: specialize them to the "
-                "arguments' sizes)";
+        reasons.push_back(reason.getValue().str());
+      constexpr llvm::StringLiteral kSpecialize =
+          "no form for dynamic shapes: specialize them to the arguments' "
+          "sizes";
+      if (hasDynamicShape(op) &&
+          !llvm::any_of(reasons, [&](const std::string &r) {
+            return StringRef(r).contains(kSpecialize);
+          }))
+        reasons.push_back(kSpecialize.str());
+      if (!reasons.empty())
+        note << " (" << llvm::join(reasons, "; ") << ")";
     }
     signalPassFailure();
   }

@@ -45,16 +45,27 @@ func.func @complex_blocker(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
 
 // -----
 
-// An op with no form for dynamic shapes says so; the ops around it that
-// have one are not reported.
+// An op with no form for dynamic shapes says so, after what its pattern
+// said; the ops around it that have one are not reported.
 func.func @dynamic_sort(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = stablehlo.exponential %x : tensor<?xf32>
   // expected-error @+2 {{1 operation(s) could not be imported into TVM; unsupported: stablehlo.sort}}
-  // expected-note @+1 {{unsupported operation 'stablehlo.sort' : (tensor<?xf32>) -> tensor<?xf32> (no form for dynamic shapes: specialize them to the arguments' sizes)}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.sort' : (tensor<?xf32>) -> tensor<?xf32> (a dynamic sort dimension; no form for dynamic shapes: specialize them to the arguments' sizes)}}
   %1 = "stablehlo.sort"(%0) <{dimension = 0 : i64}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %c = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
     stablehlo.return %c : tensor<i1>
   }) : (tensor<?xf32>) -> tensor<?xf32>
   return %1 : tensor<?xf32>
+}
+
+// -----
+
+// A pattern that declines an op says why, in the op's note.
+func.func @pad_declined(%x: tensor<20000000xi8>) -> tensor<39999999xi8> {
+  %z = stablehlo.constant dense<0> : tensor<i8>
+  // expected-error @+2 {{1 operation(s) could not be imported into TVM; unsupported: stablehlo.pad}}
+  // expected-note @+1 {{unsupported operation 'stablehlo.pad' : (tensor<20000000xi8>, tensor<i8>) -> tensor<39999999xi8> (interior or negative padding of an axis longer than 2^24)}}
+  %0 = stablehlo.pad %x, %z, low = [0], high = [0], interior = [1] : (tensor<20000000xi8>, tensor<i8>) -> tensor<39999999xi8>
+  return %0 : tensor<39999999xi8>
 }

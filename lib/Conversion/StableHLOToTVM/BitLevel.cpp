@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -62,7 +63,7 @@ struct BitcastConvertConversion
       return success();
     }
     if (inWidth == 1 || outWidth == 1)
-      return rewriter.notifyMatchFailure(op, "booleans have no bit layout");
+      return decline(rewriter, op, "booleans have no bit layout");
     Location loc = op.getLoc();
     // A dynamic dimension of the result is the operand's at its position
     // (the width change adds or drops the minor dimension).

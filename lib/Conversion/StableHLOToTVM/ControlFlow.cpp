@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -27,7 +28,7 @@ struct WhileConversion : TVMTypedPattern<stablehlo::WhileOp> {
     llvm::SetVector<Value> captures;
     getUsedValuesDefinedAbove(op->getRegions(), captures);
     if (!captures.empty())
-      return rewriter.notifyMatchFailure(op, "uses values from outside");
+      return decline(rewriter, op, "uses values from outside");
     auto copied = op->getAttrOfType<DenseI64ArrayAttr>(tvm::TVMDialect::CopiedInitsAttrHelper::getNameStr());
     auto loop = tvm::WhileOp::create(rewriter, op.getLoc(), op.getResultTypes(),
                                      adaptor.getOperands(), copied);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -84,7 +85,7 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
   rewrite(stablehlo::ConvolutionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getBatchGroupCount() != 1)
-      return rewriter.notifyMatchFailure(op, "batch_group_count > 1");
+      return decline(rewriter, op, "batch_group_count > 1");
     auto dims = op.getDimensionNumbers();
     // Dynamic batch and spatial dimensions: Relax's shape rule keeps them
     // symbolic (spatial ones padded by the convolution itself, below).
@@ -94,14 +95,14 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
       if (!lhsType.isDynamicDim(d) || d == dims.getInputBatchDimension())
         continue;
       if (d == dims.getInputFeatureDimension())
-        return rewriter.notifyMatchFailure(op, "a dynamic feature dimension");
+        return decline(rewriter, op, "a dynamic feature dimension");
       dynamicSpatial = true;
     }
     if (!cast<RankedTensorType>(op.getRhs().getType()).hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "a dynamic kernel");
+      return decline(rewriter, op, "a dynamic kernel");
     int64_t spatial = dims.getInputSpatialDimensions().size();
     if (spatial < 1 || spatial > 3)
-      return rewriter.notifyMatchFailure(op, "only 1 to 3 spatial dimensions");
+      return decline(rewriter, op, "only 1 to 3 spatial dimensions");
     auto values = [&](std::optional<ArrayRef<int64_t>> attr, int64_t fill) {
       SmallVector<int64_t> result(spatial, fill);
       if (attr)
@@ -115,7 +116,7 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     if (auto padding = op.getPaddingAttr()) {
       SmallVector<int64_t> flat(padding.getValues<int64_t>());
       if (static_cast<int64_t>(flat.size()) != 2 * spatial)
-        return rewriter.notifyMatchFailure(op, "padding of the wrong shape");
+        return decline(rewriter, op, "padding of the wrong shape");
       for (int64_t i = 0; i < spatial; ++i) {
         low[i] = flat[2 * i];
         high[i] = flat[2 * i + 1];
@@ -129,8 +130,8 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     if (dynamicSpatial &&
         (llvm::any_of(low, negative) || llvm::any_of(high, negative) ||
          llvm::any_of(lhsDilation, [](int64_t v) { return v != 1; })))
-      return rewriter.notifyMatchFailure(
-          op, "dilation or cropping of a dynamic spatial dimension");
+      return decline(rewriter, op,
+                     "dilation or cropping of a dynamic spatial dimension");
     if (spatial == 1) {
       rewriter.replaceOp(op, convolutionIn2D(op, adaptor.getLhs(),
                                              adaptor.getRhs(), rewriter));

@@ -1,5 +1,6 @@
 //===- DataMovement.cpp - Constants, shapes and slices to Relax -----------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -63,7 +64,7 @@ struct IotaConversion : TVMTypedPattern<stablehlo::IotaOp> {
     auto type = op.getType();
     Type element = type.getElementType();
     if (element.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "iota of i1");
+      return decline(rewriter, op, "iota of i1");
     int64_t dim = op.getIotaDimension();
     int64_t size = type.getDimSize(dim);
     Location loc = op.getLoc();
@@ -100,7 +101,7 @@ struct BroadcastInDimConversion : TVMTypedPattern<stablehlo::BroadcastInDimOp> {
     // Each dynamic result dimension is a dynamic operand dimension's.
     for (int64_t d = 0; d < resultType.getRank(); ++d)
       if (resultType.isDynamicDim(d) && !ShapedType::isDynamic(shape[d]))
-        return rewriter.notifyMatchFailure(op, "a dynamic size it cannot tell");
+        return decline(rewriter, op, "a dynamic size it cannot tell");
     value = reshapeTo(rewriter, loc, value, shape);
     rewriter.replaceOp(op, broadcastTo(rewriter, loc, value,
                                        resultType.getShape()));
@@ -115,7 +116,7 @@ struct ReshapeConversion : TVMTypedPattern<stablehlo::ReshapeOp> {
                         ConversionPatternRewriter &rewriter) const override {
     if (!canReshape(cast<RankedTensorType>(op.getOperand().getType()),
                     op.getType().getShape()))
-      return rewriter.notifyMatchFailure(op, "dynamic sizes it cannot tell");
+      return decline(rewriter, op, "dynamic sizes it cannot tell");
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), adaptor.getOperand(),
                                      op.getType().getShape()));
     return success();
@@ -150,7 +151,7 @@ struct SliceConversion : TVMTypedPattern<stablehlo::SliceOp> {
       int64_t start = op.getStartIndices()[d], stride = op.getStrides()[d];
       if (type.isDynamicDim(d)) {
         if (start != 0 || stride != 1)
-          return rewriter.notifyMatchFailure(op, "slices a dynamic dimension");
+          return decline(rewriter, op, "slices a dynamic dimension");
         continue;
       }
       axes.push_back(d);
@@ -265,7 +266,7 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
       if (resultType.isDynamicDim(d) &&
           (op.getEdgePaddingLow()[d] != 0 || op.getEdgePaddingHigh()[d] != 0 ||
            op.getInteriorPadding()[d] != 0))
-        return rewriter.notifyMatchFailure(op, "pads a dynamic dimension");
+        return decline(rewriter, op, "pads a dynamic dimension");
     if (resultType.hasStaticShape() &&
         (resultType.getNumElements() == 0 ||
          (operandType.hasStaticShape() && operandType.getNumElements() == 0))) {
@@ -295,8 +296,9 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
     // constants of the padded length: decided before anything is built.
     for (int64_t axis = 0; axis < resultType.getRank(); ++axis)
       if (resultType.getDimSize(axis) > kMaxPaddedAxis)
-        return rewriter.notifyMatchFailure(
-            op, "interior or negative padding of an axis longer than 2^24");
+        return decline(
+            rewriter, op,
+            "interior or negative padding of an axis longer than 2^24");
     Value value = adaptor.getOperand();
     for (int64_t axis = 0; axis < resultType.getRank(); ++axis) {
       int64_t low = op.getEdgePaddingLow()[axis];
@@ -308,7 +310,7 @@ struct PadConversion : TVMTypedPattern<stablehlo::PadOp> {
       int64_t size = type.getDimSize(axis);
       int64_t outSize = resultType.getDimSize(axis);
       if (size == 0 || outSize == 0)
-        return rewriter.notifyMatchFailure(op, "padding of an empty axis");
+        return decline(rewriter, op, "padding of an empty axis");
       SmallVector<int64_t> source(outSize);
       SmallVector<bool> present(outSize);
       for (int64_t o = 0; o < outSize; ++o) {

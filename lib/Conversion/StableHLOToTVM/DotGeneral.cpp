@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -48,7 +49,7 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
     auto resultType = op.getType();
     Type resultElement = resultType.getElementType();
     if (resultElement.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "dot_general on i1");
+      return decline(rewriter, op, "dot_general on i1");
     auto dims = op.getDotDimensionNumbers();
     ArrayRef<int64_t> lhsBatch = dims.getLhsBatchingDimensions();
     ArrayRef<int64_t> rhsBatch = dims.getRhsBatchingDimensions();
@@ -88,7 +89,7 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
                       flatLhs) ||
           !canReshape(rhsType.clone(permutedShape(rhsType.getShape(), rhsOrder)),
                       flatRhs))
-        return rewriter.notifyMatchFailure(op, "dynamic sizes it cannot tell");
+        return decline(rewriter, op, "dynamic sizes it cannot tell");
     }
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     // Half-precision results accumulate in f32 and round once, as XLA does;

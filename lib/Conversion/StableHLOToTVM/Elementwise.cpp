@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -69,7 +70,7 @@ struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
     auto type = op.getType();
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType || intType.getWidth() == 1)
-      return rewriter.notifyMatchFailure(op, "not an integer division");
+      return decline(rewriter, op, "not an integer division");
     Location loc = op.getLoc();
     Value allOnes = splatConstant(
         rewriter, loc, type,
@@ -124,7 +125,7 @@ struct FloatMinMaxConversion : TVMTypedPattern<SrcOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     if (!isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "not a float min/max");
+      return decline(rewriter, op, "not a float min/max");
     rewriter.replaceOp(op, emitMinMax<DstOp>(rewriter, op.getLoc(),
                                              adaptor.getLhs(), adaptor.getRhs()));
     return success();
@@ -141,7 +142,7 @@ struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
   rewrite(stablehlo::ClampOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getType().getElementType().isInteger(1))
-      return rewriter.notifyMatchFailure(op, "element type unsupported");
+      return decline(rewriter, op, "element type unsupported");
     Location loc = op.getLoc();
     ArrayRef<int64_t> shape = op.getType().getShape();
     Value lo = broadcastTo(rewriter, loc, adaptor.getMin(), shape, adaptor.getOperand());
@@ -166,7 +167,7 @@ struct ShiftConversion : TVMTypedPattern<SrcOp> {
     auto type = cast<RankedTensorType>(op.getType());
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType || intType.getWidth() == 1)
-      return rewriter.notifyMatchFailure(op, "not an integer shift");
+      return decline(rewriter, op, "not an integer shift");
     Location loc = op.getLoc();
     unsigned width = intType.getWidth();
     auto unsignedType = type.clone(
@@ -227,7 +228,7 @@ struct RemainderConversion : TVMTypedPattern<stablehlo::RemOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
     if (type.getElementType().isInteger(1))
-      return rewriter.notifyMatchFailure(op, "element type unsupported");
+      return decline(rewriter, op, "element type unsupported");
     Value x = adaptor.getLhs(), y = adaptor.getRhs();
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType) {
@@ -260,7 +261,7 @@ struct ElementwiseConversion : TVMTypedPattern<SrcOp> {
     Type type = op->getResult(0).getType();
     if (isBoolTensor(op->getOperand(0).getType())) {
       if constexpr (std::is_void_v<BoolOp>)
-        return rewriter.notifyMatchFailure(op, "not defined on i1");
+        return decline(rewriter, op, "not defined on i1");
       else
         rewriter.replaceOpWithNewOp<BoolOp>(op, type, adaptor.getOperands());
     } else {
@@ -320,7 +321,7 @@ struct CompareConversion : TVMTypedPattern<stablehlo::CompareOp> {
     if (compareType == stablehlo::ComparisonType::TOTALORDER &&
         isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
       if (!cast<RankedTensorType>(type).hasStaticShape())
-        return rewriter.notifyMatchFailure(op, "total order on a dynamic shape");
+        return decline(rewriter, op, "total order on a dynamic shape");
       rewriter.replaceOp(op, totalOrderCompare(rewriter, op, lhs, rhs));
       return success();
     }
@@ -475,7 +476,7 @@ struct UnsignedNegateConversion : TVMTypedPattern<stablehlo::NegOp> {
           ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     if (!type.getElementType().isUnsignedInteger())
-      return rewriter.notifyMatchFailure(op, "not unsigned");
+      return decline(rewriter, op, "not unsigned");
     Value zeros = splatConstant(
         rewriter, op.getLoc(), type,
         cast<TypedAttr>(rewriter.getZeroAttr(type.getElementType())));

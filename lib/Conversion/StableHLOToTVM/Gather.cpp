@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -29,7 +30,7 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
   // length may not.
   if (dims.getIndexVectorDim() < indicesType.getRank() &&
       indicesType.isDynamicDim(dims.getIndexVectorDim()))
-    return rewriter.notifyMatchFailure(op, "a dynamic index vector length");
+    return decline(rewriter, op, "a dynamic index vector length");
   ArrayRef<int64_t> offsetDims = dims.getOffsetDims();
   ArrayRef<int64_t> collapsedDims = dims.getCollapsedSliceDims();
   ArrayRef<int64_t> operandBatchingDims = dims.getOperandBatchingDims();
@@ -44,7 +45,7 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
       complementDims(operandRank, {collapsedDims, operandBatchingDims});
   if (operandOffsetDims.size() != offsetDims.size() ||
       static_cast<int64_t>(sliceSizes.size()) != operandRank)
-    return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
+    return decline(rewriter, op, "inconsistent dimension numbers");
   auto batchDimOfIndicesDim = [&](int64_t j) {
     return batchDims[j - (indexVectorDim < j ? 1 : 0)];
   };
@@ -53,7 +54,7 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
   // (checked before anything is built).
   for (int64_t d : offsetDims)
     if (resultType.isDynamicDim(d))
-      return rewriter.notifyMatchFailure(op, "a dynamic slice size");
+      return decline(rewriter, op, "a dynamic slice size");
   SmallVector<int64_t> sizeDims;
   for (auto [position, d] : llvm::enumerate(batchDims)) {
     int64_t j = static_cast<int64_t>(position);
@@ -61,7 +62,7 @@ LogicalResult rewriteGather(Operation *op, Value operand, Value startIndices,
       ++j;
     if (resultType.isDynamicDim(d)) {
       if (j >= indicesType.getRank())
-        return rewriter.notifyMatchFailure(op, "inconsistent dimension numbers");
+        return decline(rewriter, op, "inconsistent dimension numbers");
       sizeDims.push_back(j);
     }
   }
@@ -128,7 +129,7 @@ struct DynamicGatherToKernel : TVMTypedPattern<stablehlo::DynamicGatherOp> {
           ConversionPatternRewriter &rewriter) const override {
     DenseIntElementsAttr sizes;
     if (!matchPattern(op.getSliceSizes(), m_Constant(&sizes)))
-      return rewriter.notifyMatchFailure(op, "slice sizes are not constant");
+      return decline(rewriter, op, "slice sizes are not constant");
     SmallVector<int64_t> sliceSizes;
     for (const APInt &size : sizes.getValues<APInt>())
       sliceSizes.push_back(size.getSExtValue());

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -29,14 +30,14 @@ struct HostCallbackConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     if (!isHostCallbackTarget(op.getCallTargetName()))
-      return rewriter.notifyMatchFailure(op, "not a Python callback");
+      return decline(rewriter, op, "not a Python callback");
     if (op->getNumResults() == 0)
-      return rewriter.notifyMatchFailure(op, "a callback without results");
+      return decline(rewriter, op, "a callback without results");
     auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
     auto index =
         config ? dyn_cast_or_null<IntegerAttr>(config.get("index")) : nullptr;
     if (!index)
-      return rewriter.notifyMatchFailure(op, "no callback index");
+      return decline(rewriter, op, "no callback index");
     rewriter.replaceOpWithNewOp<tvm::CallDpsPackedOp>(
         op, op.getResultTypes(),
         rewriter.getStringAttr("stablehlo_tvm.host_callback"),

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -47,7 +48,7 @@ struct IntegerKernelConversion : TVMTypedPattern<Op> {
           ConversionPatternRewriter &rewriter) const override {
     Type element = op.getType().getElementType();
     if (!isa<IntegerType>(element) || element.isInteger(1))
-      return rewriter.notifyMatchFailure(op, "not on integers");
+      return decline(rewriter, op, "not on integers");
     rewriter.replaceOp(
         op, buildElementwiseKernel(
                 rewriter, op.getLoc(), name, adaptor.getOperands(),

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -71,13 +72,13 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
         "syevd|heevd|gesdd|geev|gees|gehrd|gtsv)_ffi$");
     SmallVector<StringRef, 3> match;
     if (!pattern.match(op.getCallTargetName(), &match))
-      return rewriter.notifyMatchFailure(op, "not a supported LAPACK routine");
+      return decline(rewriter, op, "not a supported LAPACK routine");
     bool isComplex = match[1] == "c" || match[1] == "z";
     bool hasComplex = isComplex || llvm::any_of(op.getResultTypes(), [](Type t) {
                         return isa<ComplexType>(getElementTypeOrSelf(t));
                       });
     if (hasComplex && !op->hasAttr("stablehlo_tvm.complex_parts"))
-      return rewriter.notifyMatchFailure(op, "complex values not split");
+      return decline(rewriter, op, "complex values not split");
     // The complex names of the real routines.
     StringRef routine = llvm::StringSwitch<StringRef>(match[2])
                             .Case("ungqr", "orgqr")
@@ -100,7 +101,7 @@ struct LapackCallConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
                  option(op, "compute_right", 'N') == 'V'};
     } else if (routine == "gees") {
       if (option(op, "sort", 'N') != 'N')
-        return rewriter.notifyMatchFailure(op, "sorted Schur forms unsupported");
+        return decline(rewriter, op, "sorted Schur forms unsupported");
       scalars = {option(op, "mode", 'V') == 'V'};
     } else if (routine == "gehrd") {
       auto type = cast<RankedTensorType>(op.getOperand(0).getType());
@@ -131,7 +132,7 @@ struct CholeskyConversion : TVMTypedPattern<stablehlo::CholeskyOp> {
           ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     if (!type.getElementType().isF32() && !type.getElementType().isF64())
-      return rewriter.notifyMatchFailure(op, "LAPACK potrf here is f32/f64");
+      return decline(rewriter, op, "LAPACK potrf here is f32/f64");
     Location loc = op.getLoc();
     bool lower = op.getLower();
     SmallVector<int64_t> batch(type.getShape().drop_back(2));

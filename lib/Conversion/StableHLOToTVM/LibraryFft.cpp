@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -22,18 +23,18 @@ struct LibraryFftConversion : TVMTypedPattern<stablehlo::CustomCallOp> {
   rewrite(stablehlo::CustomCallOp op, OpAdaptor adaptor,
           ConversionPatternRewriter &rewriter) const override {
     if (op.getCallTargetName() != kLibraryFft)
-      return rewriter.notifyMatchFailure(op, "not a library transform");
+      return decline(rewriter, op, "not a library transform");
     if (llvm::any_of(op->getOperandTypes(), [](Type t) {
           return isa<ComplexType>(getElementTypeOrSelf(t));
         }))
-      return rewriter.notifyMatchFailure(op, "complex values not split");
+      return decline(rewriter, op, "complex values not split");
     auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
     auto type = config ? dyn_cast_or_null<IntegerAttr>(config.get("fft_type"))
                        : nullptr;
     auto rank =
         config ? dyn_cast_or_null<IntegerAttr>(config.get("rank")) : nullptr;
     if (!type || !rank)
-      return rewriter.notifyMatchFailure(op, "no fft_type and rank");
+      return decline(rewriter, op, "no fft_type and rank");
     rewriter.replaceOpWithNewOp<tvm::CallDpsPackedOp>(
         op, op.getResultTypes(), rewriter.getStringAttr(kLibraryFft),
         adaptor.getOperands(),

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -21,10 +22,10 @@ struct MapToKernel : TVMTypedPattern<stablehlo::MapOp> {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     if (!type.hasStaticShape() ||
         static_cast<int64_t>(op.getDimensions().size()) != type.getRank())
-      return rewriter.notifyMatchFailure(op, "not a map over every dimension");
+      return decline(rewriter, op, "not a map over every dimension");
     Block &body = op.getComputation().front();
     if (failed(checkScalarizable(body)))
-      return rewriter.notifyMatchFailure(op, "computation has no scalar form");
+      return decline(rewriter, op, "computation has no scalar form");
     bool scalarized = true;
     SmallVector<Value> results = buildElementwiseKernel(
         rewriter, op.getLoc(), "map", adaptor.getInputs(), op->getResultTypes(),
@@ -36,7 +37,7 @@ struct MapToKernel : TVMTypedPattern<stablehlo::MapOp> {
           return {};
         });
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "computation has no scalar form");
+      return decline(rewriter, op, "computation has no scalar form");
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -745,7 +746,7 @@ struct BitCountConversion : TVMTypedPattern<SrcOp> {
     auto type = cast<RankedTensorType>(op.getType());
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType || intType.getWidth() == 1)
-      return rewriter.notifyMatchFailure(op, "not an integer tensor");
+      return decline(rewriter, op, "not an integer tensor");
     Location loc = op.getLoc();
     unsigned width = intType.getWidth();
     auto unsignedType = type.clone(
@@ -788,7 +789,7 @@ struct FloatMathConversion : TVMTypedPattern<SrcOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Type element = type.getElementType();
     if (!isa<FloatType>(element))
-      return rewriter.notifyMatchFailure(op, "not a float tensor");
+      return decline(rewriter, op, "not a float tensor");
     Location loc = op.getLoc();
     Value result = computeWidened(
         rewriter, loc, adaptor.getOperands(), type, MinWidth,
@@ -825,7 +826,7 @@ struct SignConversion : TVMTypedPattern<stablehlo::SignOp> {
   rewrite(stablehlo::SignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getType().getElementType().isInteger(1))
-      return rewriter.notifyMatchFailure(op, "element type unsupported");
+      return decline(rewriter, op, "element type unsupported");
     MathBuilder m{rewriter, op.getLoc(), op.getType(), adaptor.getOperand()};
     rewriter.replaceOp(op, emitSign(m, adaptor.getOperand()));
     return success();
@@ -856,7 +857,7 @@ struct FloatPowerConversion : TVMTypedPattern<stablehlo::PowOp> {
     auto type = op.getType();
     Type element = type.getElementType();
     if (!isa<FloatType>(element))
-      return rewriter.notifyMatchFailure(op, "not a float power");
+      return decline(rewriter, op, "not a float power");
     rewriter.replaceOp(
         op, computeHalfInF32(rewriter, op.getLoc(), adaptor.getOperands(), type,
                              [&](ValueRange operands, RankedTensorType wideType) {

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
@@ -184,15 +185,15 @@ struct RngBitGeneratorConversion
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
     if (!stateType.getElementType().isInteger(64) || stateType.getRank() != 1 ||
         !outType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "a 64-bit state and a static output");
+      return decline(rewriter, op, "a 64-bit state and a static output");
     bool threefry = op.getRngAlgorithm() == stablehlo::RngAlgorithm::THREE_FRY;
     int64_t stateSize = stateType.getDimSize(0);
     if (stateSize != 2 && (threefry || stateSize != 3))
-      return rewriter.notifyMatchFailure(op, "a state of 2 values (3 for PHILOX)");
+      return decline(rewriter, op, "a state of 2 values (3 for PHILOX)");
     Type element = outType.getElementType();
     unsigned width = element.getIntOrFloatBitWidth();
     if (width > 64 || width == 1)
-      return rewriter.notifyMatchFailure(op, "an output of 8 to 64 bits");
+      return decline(rewriter, op, "an output of 8 to 64 bits");
     int64_t perElement = width == 64 ? 2 : 1;
     int64_t perBlock = threefry ? 2 : 4;
     int64_t elements = outType.getNumElements();

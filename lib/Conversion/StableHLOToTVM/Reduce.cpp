@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -185,11 +186,11 @@ struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
   rewrite(stablehlo::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getInputs().size() != 1)
-      return rewriter.notifyMatchFailure(op, "reduce of several inputs");
+      return decline(rewriter, op, "reduce of several inputs");
     auto type = cast<RankedTensorType>(op.getResult(0).getType());
     std::optional<ReductionKind> kind = matchReductionBody(op.getBody().front());
     if (!kind)
-      return rewriter.notifyMatchFailure(op, "reduction body not recognized");
+      return decline(rewriter, op, "reduction body not recognized");
     Value input = adaptor.getInputs().front();
     Value init = adaptor.getInitValues().front();
     if (type.getElementType().isInteger(1)) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -26,7 +27,7 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
     ArrayRef<int64_t> dims = op.getDimensions();
     Block &body = op.getBody().front();
     if (failed(checkScalarizable(body)))
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
     // The results' dynamic dimensions are the input's it keeps.
     SmallVector<int64_t> kept = complementDims(inputType.getRank(), {dims});
     SmallVector<Value> resultSizes;
@@ -68,7 +69,7 @@ struct ReduceToKernel : TVMTypedPattern<stablehlo::ReduceOp> {
         },
         /*inPlace=*/{}, resultSizes);
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
     rewriter.replaceOp(op, results);
     return success();
   }

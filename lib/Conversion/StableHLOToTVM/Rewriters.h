@@ -3,6 +3,7 @@
 #ifndef STABLEHLO_TVM_LIB_CONVERSION_REWRITERS_H
 #define STABLEHLO_TVM_LIB_CONVERSION_REWRITERS_H
 
+#include "DeclineReasons.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -67,9 +68,12 @@ struct TVMTypedPattern : OpConversionPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
+    if (!hasTVMTypes(op, /*allowDynamic=*/true))
+      return decline(rewriter, op, "an element type TVM has no dtype for");
     if (!hasTVMTypes(op, symbolicShapes()))
-      return rewriter.notifyMatchFailure(
-          op, "element type unsupported by TVM, or a dynamic shape");
+      return decline(rewriter, op,
+                     "no form for dynamic shapes: specialize them to the "
+                     "arguments' sizes");
     return rewrite(op, adaptor, rewriter);
   }
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -38,7 +39,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     // length may not.
     if (dims.getIndexVectorDim() < indicesType.getRank() &&
         indicesType.isDynamicDim(dims.getIndexVectorDim()))
-      return rewriter.notifyMatchFailure(op, "a dynamic index vector length");
+      return decline(rewriter, op, "a dynamic index vector length");
     ArrayRef<int64_t> updateWindowDims = dims.getUpdateWindowDims();
     ArrayRef<int64_t> insertedWindowDims = dims.getInsertedWindowDims();
     ArrayRef<int64_t> inputBatchingDims = dims.getInputBatchingDims();
@@ -55,7 +56,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     SmallVector<int64_t> operandWindowDims =
         complementDims(operandRank, {insertedWindowDims, inputBatchingDims});
     if (operandWindowDims.size() != updateWindowDims.size())
-      return rewriter.notifyMatchFailure(op, "inconsistent window dims");
+      return decline(rewriter, op, "inconsistent window dims");
     // The update scatter dimension that walks scatter_indices dimension j.
     auto updateDimOfIndicesDim = [&](int64_t j) {
       int64_t position = j - (indexVectorDim < j ? 1 : 0);
@@ -67,7 +68,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     llvm::append_range(inputs, adaptor.getUpdates());
     Block &body = op.getUpdateComputation().front();
     if (failed(checkScalarizable(body)))
-      return rewriter.notifyMatchFailure(op, "update computation has no scalar form");
+      return decline(rewriter, op, "update computation has no scalar form");
     bool scalarized = true;
     // See stablehlo-update-loop-slices-in-place: no one else reads the
     // operand, so the updates go into its buffer, with nothing to copy.
@@ -157,7 +158,7 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
         },
         aliases, resultSizes);
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -223,18 +224,18 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
           ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
     if (type.getRank() == 0)
-      return rewriter.notifyMatchFailure(op, "rank-0 shape");
+      return decline(rewriter, op, "rank-0 shape");
     int64_t rank = type.getRank();
     auto dimension = static_cast<int64_t>(op.getDimension());
     int64_t dim = dimension < 0 ? dimension + rank : dimension;
     // The algorithm follows the sorted length: other dimensions may be
     // dynamic (read from the buffers), that one may not.
     if (dim < 0 || dim >= rank || type.isDynamicDim(dim))
-      return rewriter.notifyMatchFailure(op, "a dynamic sort dimension");
+      return decline(rewriter, op, "a dynamic sort dimension");
     int64_t length = type.getDimSize(dim);
     Block &comparator = op.getComparator().front();
     if (failed(checkScalarizable(comparator)))
-      return rewriter.notifyMatchFailure(op, "comparator has no scalar form");
+      return decline(rewriter, op, "comparator has no scalar form");
 
     size_t count = op.getNumResults();
     bool merging = length > kInsertionSortMaxLength;
@@ -272,7 +273,7 @@ struct SortToKernel : TVMTypedPattern<stablehlo::SortOp> {
         },
         /*inPlace=*/{}, resultSizes);
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "comparator has no scalar form");
+      return decline(rewriter, op, "comparator has no scalar form");
     rewriter.replaceOp(op, ArrayRef<Value>(results).take_front(count));
     return success();
   }

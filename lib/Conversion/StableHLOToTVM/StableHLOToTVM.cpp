@@ -1,5 +1,6 @@
 //===- StableHLOToTVM.cpp - The convert-stablehlo-to-tvm pass -------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Conversion/Passes.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
@@ -72,9 +73,12 @@ struct ConvertStableHLOToTVMPass
     // pattern keeps that rule: no failure() after the first change.
     ConversionConfig config;
     config.allowPatternRollback = false;
+    DeclineReasons reasons;
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns), config)))
       signalPassFailure();
+    // What stayed says why, in the legality report.
+    reasons.annotate(getOperation());
   }
 };
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -24,7 +25,7 @@ struct TriangularSolveToKernel
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     if (!aType.hasStaticShape() || !bType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+      return decline(rewriter, op, "dynamic shapes");
     int64_t rank = bType.getRank();
     int64_t n = aType.getDimSize(rank - 1);
     bool left = op.getLeftSide();

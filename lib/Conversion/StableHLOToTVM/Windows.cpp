@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeclineReasons.h"
 #include "Rewriters.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
@@ -217,12 +218,12 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
         static_cast<int64_t>(strides.size()) != rank ||
         static_cast<int64_t>(baseDilations.size()) != rank ||
         static_cast<int64_t>(windowDilations.size()) != rank)
-      return rewriter.notifyMatchFailure(op, "window attributes of another rank");
+      return decline(rewriter, op, "window attributes of another rank");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     SmallVector<int64_t> high = highPadding(op.getPadding(), rank);
     Block &body = op.getBody().front();
     if (failed(checkScalarizable(body)))
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
 
     SmallVector<Value> inputs(adaptor.getInputs());
     llvm::append_range(inputs, adaptor.getInitValues());
@@ -295,7 +296,7 @@ struct ReduceWindowToKernel : TVMTypedPattern<stablehlo::ReduceWindowOp> {
              : buildKernel(rewriter, op.getLoc(), "reduce_window", inputs,
                            op.getResultTypes(), windowBody, {}, resultSizes);
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -316,12 +317,12 @@ struct SelectAndScatterToKernel
     SmallVector<int64_t> ones(rank, 1);
     if (!windowKeepsDynamicDims(operandType, window, strides, ones, ones,
                                 op.getPadding()))
-      return rewriter.notifyMatchFailure(op, "a window over a dynamic dimension");
+      return decline(rewriter, op, "a window over a dynamic dimension");
     SmallVector<int64_t> low = lowPadding(op.getPadding(), rank);
     Block &select = op.getSelect().front();
     Block &scatter = op.getScatter().front();
     if (failed(checkScalarizable(select)) || failed(checkScalarizable(scatter)))
-      return rewriter.notifyMatchFailure(op, "select or scatter has no scalar form");
+      return decline(rewriter, op, "select or scatter has no scalar form");
     Type element = signlessType(operandType.getElementType());
 
     SmallVector<Value> resultSizes =
@@ -403,7 +404,7 @@ struct SelectAndScatterToKernel
         },
         /*inPlace=*/{}, resultSizes);
     if (!scalarized)
-      return rewriter.notifyMatchFailure(op, "body has no scalar form");
+      return decline(rewriter, op, "body has no scalar form");
     rewriter.replaceOp(op, results);
     return success();
   }
