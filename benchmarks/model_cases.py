@@ -791,6 +791,150 @@ def spectral_navier_stokes():
     return solve, (w0,)
 
 
+def diffrax_dopri5_grad():
+    """The gradient of a damped oscillator's solution with respect to its
+    spring constant, through an adaptive Dopri5 solve (PID step sizes):
+    diffrax's checkpointed while loops, forward and backward."""
+    import diffrax
+    import jax
+    import jax.numpy as jnp
+
+    def value_and_grad(y0, k):
+        def loss(k):
+            term = diffrax.ODETerm(lambda t, y, k: jnp.stack([y[1], -k * y[0] - 0.1 * y[1]]))
+            controller = diffrax.PIDController(rtol=1e-4, atol=1e-6)
+            solution = diffrax.diffeqsolve(term, diffrax.Dopri5(), 0.0, 3.0, 0.1, y0, args=k, stepsize_controller=controller, max_steps=256)
+            return jnp.sum(solution.ys**2)
+
+        return jax.value_and_grad(loss)(k)
+
+    return value_and_grad, (np.array([1.0, 0.0], np.float32), np.float32(2.0))
+
+
+def numpyro_svi_step():
+    """One stochastic variational inference step of a Bayesian linear
+    regression (AutoNormal guide, Adam)."""
+    import jax
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer import SVI, Trace_ELBO
+    from numpyro.infer.autoguide import AutoNormal
+
+    rng = _rng()
+    x = rng.standard_normal((64, 5)).astype(np.float32)
+    y = (x @ np.arange(5.0) + 0.1).astype(np.float32)
+
+    def model(x, y=None):
+        w = numpyro.sample("w", dist.Normal(0, 1).expand([5]).to_event(1))
+        scale = numpyro.sample("scale", dist.HalfNormal(1.0))
+        numpyro.sample("y", dist.Normal(x @ w, scale), obs=y)
+
+    svi = SVI(model, AutoNormal(model), numpyro.optim.Adam(1e-2), Trace_ELBO())
+    state = svi.init(jax.random.PRNGKey(0), x, y)
+
+    def step(state, x, y):
+        state, loss = svi.update(state, x, y)
+        return state.optim_state, loss
+
+    return step, (state, x, y)
+
+
+def blackjax_mala():
+    """20 Metropolis-adjusted Langevin steps on a heavy-tailed density."""
+    import blackjax
+    import jax
+    import jax.numpy as jnp
+
+    def log_density(x):
+        return -0.5 * jnp.sum(x**2) - jnp.sum(jnp.log1p(x**4))
+
+    mala = blackjax.mala(log_density, 0.1)
+
+    def chain(key, x0):
+        def step(state, key):
+            state, _ = mala.step(key, state)
+            return state, state.position
+
+        return jax.lax.scan(step, mala.init(x0), jax.random.split(key, 20))[1]
+
+    return chain, (jax.random.PRNGKey(1), _rng().standard_normal(8).astype(np.float32))
+
+
+def optax_lbfgs():
+    """Ten L-BFGS steps (zoom line search) on the Rosenbrock function."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    def rosenbrock(x):
+        return jnp.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+    optimizer = optax.lbfgs()
+
+    def minimize(x):
+        value_and_grad = optax.value_and_grad_from_state(rosenbrock)
+
+        def step(carry, _):
+            x, state = carry
+            value, grad = value_and_grad(x, state=state)
+            updates, state = optimizer.update(grad, state, x, value=value, grad=grad, value_fn=rosenbrock)
+            return (optax.apply_updates(x, updates), state), value
+
+        (x, _), values = jax.lax.scan(step, (x, optimizer.init(x)), None, length=10)
+        return x, values
+
+    return minimize, (np.zeros(6, np.float32),)
+
+
+def equinox_attention_gru():
+    """Equinox layers in one program: multi-head attention, layer and group
+    norm, a 1-D convolution, and a GRU cell scanned over the sequence."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    keys = jax.random.split(jax.random.PRNGKey(0), 3)
+    layers = (
+        eqx.nn.MultiheadAttention(4, 32, key=keys[0]),
+        eqx.nn.LayerNorm(32),
+        eqx.nn.GRUCell(32, 16, key=keys[1]),
+        eqx.nn.Conv1d(32, 32, 3, padding=1, key=keys[2]),
+        eqx.nn.GroupNorm(4, 32),
+    )
+    params, static = eqx.partition(layers, eqx.is_array)
+
+    def forward(params, x):
+        attention, layer_norm, cell, conv, group_norm = eqx.combine(params, static)
+        h = jax.vmap(layer_norm)(x + attention(x, x, x))
+        h = h + group_norm(conv(h.T)).T
+
+        def step(c, h_t):
+            c = cell(h_t, c)
+            return c, c
+
+        c, cs = jax.lax.scan(step, jnp.zeros(16), h)
+        return c, cs.sum()
+
+    return forward, (params, _rng().standard_normal((10, 32)).astype(np.float32))
+
+
+def scipy_linalg_mix():
+    """jax.scipy.linalg and jnp.linalg on one small matrix: expm, an LU
+    solve, eigh, svd, qr, slogdet, inv and pinv."""
+    import jax.numpy as jnp
+    import jax.scipy.linalg as linalg
+
+    def decompositions(a):
+        spd = a @ a.T + 6 * jnp.eye(6)
+        x = linalg.lu_solve(linalg.lu_factor(spd), jnp.ones(6))
+        w, _ = jnp.linalg.eigh(spd)
+        _, r = jnp.linalg.qr(a)
+        _, logdet = jnp.linalg.slogdet(spd)
+        return linalg.expm(0.1 * a), x, w, jnp.linalg.svd(a, compute_uv=False), jnp.abs(r), logdet, jnp.linalg.inv(spd), jnp.linalg.pinv(a[:, :4])
+
+    return decompositions, (_rng().standard_normal((6, 6)).astype(np.float32),)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -824,4 +968,10 @@ CASES = [
     Case("array_statistics", "data", array_statistics),
     Case("particle_filter", "sampler", particle_filter, loops=True, rtol=1.5e-2),
     Case("spectral_navier_stokes", "solver", spectral_navier_stokes, loops=True),
+    Case("diffrax_dopri5_grad", "solver", diffrax_dopri5_grad, loops=True),
+    Case("numpyro_svi_step", "training", numpyro_svi_step),
+    Case("blackjax_mala", "sampler", blackjax_mala, loops=True),
+    Case("optax_lbfgs", "solver", optax_lbfgs, loops=True),
+    Case("equinox_attention_gru", "model", equinox_attention_gru, loops=True),
+    Case("scipy_linalg_mix", "solver", scipy_linalg_mix),
 ]

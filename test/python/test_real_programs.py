@@ -1,6 +1,7 @@
 """Real programs through stablehlo_tvm.jit, compared with jax.jit: the model
-suite's cases written with Flax (linen and NNX), Equinox and optax
-(benchmarks/model_cases.py), with their pytrees of parameters and state."""
+suite's cases written with Flax (linen and NNX), Equinox, optax and
+jax.scipy (benchmarks/model_cases.py), with their pytrees of parameters and
+state."""
 
 from __future__ import annotations
 
@@ -17,12 +18,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import model_cases  # noqa: E402
 
 _CASES = {c.name: c for c in model_cases.CASES}
-_HERE = ["flax_nnx_cnn", "flax_vit", "equinox_mlp", "flax_lstm_scan", "optax_train_step", "mixed_precision_mlp"]
+_HERE = [
+    "flax_nnx_cnn",
+    "flax_vit",
+    "equinox_mlp",
+    "flax_lstm_scan",
+    "optax_train_step",
+    "mixed_precision_mlp",
+    "optax_lbfgs",
+    "equinox_attention_gru",
+    "scipy_linalg_mix",
+]
+_NEEDS = {"equinox_mlp": "equinox", "equinox_attention_gru": "equinox", "optax_train_step": "optax", "optax_lbfgs": "optax", "scipy_linalg_mix": "jax"}
 
 
 @pytest.mark.parametrize("name", _HERE)
 def test_case_matches_jax(name):
-    pytest.importorskip({"equinox_mlp": "equinox", "optax_train_step": "optax"}.get(name, "flax"))
+    pytest.importorskip(_NEEDS.get(name, "flax"))
     case = _CASES[name]
     fun, args = case.make()
     got, want = stablehlo_tvm.jit(fun)(*args), jax.jit(fun)(*args)
