@@ -55,7 +55,6 @@ def _read_outputs(mod: tvm.IRModule) -> dict:
         if isinstance(expr, relax.VarBinding) and isinstance(expr.value, relax.Call) and expr.value.op.same_as(_CALL_TIR):
             if isinstance(expr.var.ty, relax.TupleType):
                 tuples.add(expr.var)
-                read.setdefault(expr.var, set())
 
     def uses(expr):
         if isinstance(expr, relax.TupleGetItem) and isinstance(expr.tuple_value, relax.Var):
@@ -76,8 +75,10 @@ def _read_outputs(mod: tvm.IRModule) -> dict:
 
 
 def _values_and_returns(func: relax.Function):
-    """What reads variables in `func`: bound values and block bodies (not
-    the variables the bindings define)."""
+    """What reads variables in `func`: bound values and block bodies, never
+    a binding itself. (bindings.bound_values yields a branch whole, whose
+    walk would meet the variables its bindings define and take each for a
+    use of the whole tuple.)"""
     stack = [func.body]
     while stack:
         expr = stack.pop()
