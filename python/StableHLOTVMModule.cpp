@@ -35,7 +35,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -52,7 +51,6 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
