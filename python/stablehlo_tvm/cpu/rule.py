@@ -129,8 +129,7 @@ class CPURule(ScheduleRule):
 # integer division and remainder, whose guarded divisor (the import never
 # divides by 0 or INT_MIN by -1) LLVM's scalarized vector division no longer
 # respects: vectorized, test_integer_division_edge_cases_do_not_trap traps.
-# Operations LLVM has no vector form for here (integer division, remainder,
-# sinh and cosh).
+# The intrinsics here; the divisions are `_scalar_only`'s node types.
 _SCALAR_ONLY_CALLS = frozenset({"tirx.sinh", "tirx.cosh"})
 
 
