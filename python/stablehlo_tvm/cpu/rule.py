@@ -255,7 +255,8 @@ def reads_each_once(sch: s_tir.Schedule, block) -> bool:
     store = store_of(stmt)
     if store is None:
         return True
-    return all(_loads_of(stmt, r.source) + store.buffer.same_as(r.source) <= 1 for r in stmt.reads)
+    loaded = [load.source for load in loads_in(store.value)]
+    return all(sum(b.same_as(r.source) for b in loaded) + store.buffer.same_as(r.source) <= 1 for r in stmt.reads)
 
 
 def vectorizable(block) -> bool:

@@ -78,23 +78,6 @@ def loads_in(expr) -> list:
     return loads
 
 
-def expression_size(expr) -> int:
-    """How many expression nodes `expr` holds, a variable or a buffer
-    (which is a variable, with its shape) counted as one: what inlining it
-    copies."""
-    count = [0]
-
-    def seen(_node):
-        count[0] += 1
-
-    def variable(_node):
-        count[0] += 1
-        return tvm_ffi.WalkResult.SKIP
-
-    tvm_ffi.structural_walk(expr, [(tirx.Var, variable), (Expr, seen)], order="pre")
-    return count[0]
-
-
 def operation_count(expr) -> int:
     """How many operations (arithmetic, comparisons, calls) `expr`
     computes, not counting those in the indices of its loads: what
