@@ -16,6 +16,7 @@
 #include "stablehlo-tvm/Transforms/Passes.h"
 
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+#include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 #include "stablehlo-tvm/Support/LibraryFft.h"
 #include "stablehlo-tvm/Support/WideFourier.h"
 
@@ -116,8 +117,11 @@ struct FourierBuilder {
       element = complexType();
     auto dims = stablehlo::DotDimensionNumbersAttr::get(b.getContext(), {}, {},
                                                         {axis}, {0});
-    return stablehlo::DotGeneralOp::create(b, loc, tensorOf(shape, element), x,
-                                           m, dims, nullptr, nullptr);
+    auto dot = stablehlo::DotGeneralOp::create(
+        b, loc, tensorOf(shape, element), x, m, dims, nullptr, nullptr);
+    dot->setAttr(tvm::TVMDialect::DftProductAttrHelper::getNameStr(),
+                 b.getUnitAttr());
+    return dot;
   }
 
   Value transpose(Value x, ArrayRef<int64_t> perm) {

@@ -764,6 +764,11 @@ struct BilinearLowering : ComplexPattern<Op> {
     if (!isComplexTensor(op.getType()))
       return failure();
     RankedTensorType part = partType(op.getType());
+    // XLA sums each part of a complex dot product by product, each rounded;
+    // a DFT the import built has no such result to keep.
+    bool roundedProducts =
+        std::is_same_v<Op, stablehlo::DotGeneralOp> &&
+        !op->hasAttr(tvm::TVMDialect::DftProductAttrHelper::getNameStr());
     auto dot = [&](Value lhs, Value rhs) -> Value {
       if (!lhs || !rhs)
         return Value();
@@ -772,6 +777,9 @@ struct BilinearLowering : ComplexPattern<Op> {
       map.map(op.getRhs(), rhs);
       Operation *clone = c.b.clone(*op, map);
       clone->getResult(0).setType(part);
+      if (roundedProducts)
+        clone->setAttr(tvm::TVMDialect::RoundedProductsAttrHelper::getNameStr(),
+                       c.b.getUnitAttr());
       return clone->getResult(0);
     };
     auto [a, b] = x[0];

@@ -110,6 +110,21 @@ def _emit_kernel(emitter, bb, operands, attributes, op):
     return relax.call_tir(gvar, operands, out_ty=out_ty)
 
 
+def _emit_matmul(emitter, bb, operands, attributes, op):
+    from tvm import relax
+
+    if not attributes.pop("rounded_products", False):
+        return relax.op.matmul(*operands, **attributes)
+    from .kernels import rounded_products_matmul_primfunc
+
+    lhs, rhs = operands
+    dtype = str(lhs.ty.dtype)
+    shape = [*lhs.ty.shape.values[:-1], rhs.ty.shape.values[-1]]
+    func = rounded_products_matmul_primfunc(list(lhs.ty.shape.values), list(rhs.ty.shape.values), dtype)
+    gvar = emitter.module.add_func(func, "matmul_rounded_products")
+    return relax.call_tir(gvar, [lhs, rhs], out_ty=relax.TensorType(shape, dtype))
+
+
 def _emit_update_slice_in_place(emitter, bb, operands, attributes, op):
     from tvm import relax
 
@@ -361,6 +376,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "constant": _emit_constant,
     "concat": _emit_concat,
     "kernel": _emit_kernel,
+    "matmul": _emit_matmul,
     "while": _emit_while,
     "update_slice_in_place": _emit_update_slice_in_place,
     "case": _emit_case,

@@ -597,3 +597,28 @@ def _primfunc(params: list, body):
     from tvm import s_tir
 
     return _tir().PrimFunc(params, s_tir.SBlockRealize([], True, s_tir.SBlock([], [], [], "root", body)))
+
+
+def rounded_products_matmul_primfunc(lhs_shape, rhs_shape, dtype: str):
+    """tvm.matmul with `rounded_products`: C[.., i, j] = sum over k in order
+    of A[.., i, k] * B[.., k, j], each product rounded to `dtype` first. TVM's
+    LLVM target fuses a multiply into the add that takes it (one rounding);
+    llvm.arithmetic.fence keeps them apart. The sum is an ordinary reduction
+    block, which the CPU rules schedule as a matmul (the order over k per
+    element kept)."""
+    from tvm import te
+
+    tir = _tir()
+    *batch, m, k = lhs_shape
+    n = rhs_shape[-1]
+    a = te.placeholder(lhs_shape, dtype, "A")
+    b = te.placeholder(rhs_shape, dtype, "B")
+    r = te.reduce_axis((0, k), "k")
+
+    def element(*index):
+        *at, i, j = index
+        product = a[(*at, i, r)] * b[(*at, r, j)]
+        return te.sum(tir.call_llvm_pure_intrin(dtype, "llvm.arithmetic.fence", product), axis=r)
+
+    c = te.compute((*batch, m, n), element, name="matmul")
+    return te.create_prim_func([a, b, c]).without_attr("global_symbol")

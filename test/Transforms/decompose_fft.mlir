@@ -3,7 +3,7 @@
 // Up to 64 points: one product with the DFT matrix (an inverse's 1/N in it).
 // CHECK-LABEL: func.func @short
 // CHECK: %[[W:.*]] = stablehlo.constant dense<{{.*}}(2.500000e-01,0.000000e+00){{.*}}> : tensor<4x4xcomplex<f32>>
-// CHECK: %[[R:.*]] = stablehlo.dot_general %arg0, %[[W]], contracting_dims = [1] x [0]
+// CHECK: %[[R:.*]] = stablehlo.dot_general %arg0, %[[W]], contracting_dims = [1] x [0] {tvm.dft_product}
 // CHECK-NOT: stablehlo.fft
 // CHECK: return %[[R]]
 func.func @short(%x: tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
@@ -17,10 +17,10 @@ func.func @short(%x: tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
 // factors, 16-point transforms, one transpose.
 // CHECK-LABEL: func.func @four_step
 // CHECK: %[[X:.*]] = stablehlo.reshape %arg0 : (tensor<2x128xcomplex<f32>>) -> tensor<2x8x16xcomplex<f32>>
-// CHECK: %[[A:.*]] = stablehlo.dot_general %[[X]], %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x8x16xcomplex<f32>>, tensor<8x8xcomplex<f32>>) -> tensor<2x16x8xcomplex<f32>>
+// CHECK: %[[A:.*]] = stablehlo.dot_general %[[X]], %{{.*}}, contracting_dims = [1] x [0] {tvm.dft_product} : (tensor<2x8x16xcomplex<f32>>, tensor<8x8xcomplex<f32>>) -> tensor<2x16x8xcomplex<f32>>
 // CHECK: %[[T:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [1, 2] : (tensor<16x8xcomplex<f32>>) -> tensor<2x16x8xcomplex<f32>>
 // CHECK: %[[B:.*]] = stablehlo.multiply %[[A]], %[[T]]
-// CHECK: %[[C:.*]] = stablehlo.dot_general %[[B]], %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x16x8xcomplex<f32>>, tensor<16x16xcomplex<f32>>) -> tensor<2x8x16xcomplex<f32>>
+// CHECK: %[[C:.*]] = stablehlo.dot_general %[[B]], %{{.*}}, contracting_dims = [1] x [0] {tvm.dft_product} : (tensor<2x16x8xcomplex<f32>>, tensor<16x16xcomplex<f32>>) -> tensor<2x8x16xcomplex<f32>>
 // CHECK: %[[D:.*]] = stablehlo.transpose %[[C]], dims = [0, 2, 1]
 // CHECK: %[[R:.*]] = stablehlo.reshape %[[D]] : (tensor<2x16x8xcomplex<f32>>) -> tensor<2x128xcomplex<f32>>
 // CHECK: return %[[R]]
@@ -121,7 +121,7 @@ func.func @odd_irfft(%x: tensor<50xcomplex<f32>>) -> tensor<99xf32> {
 
 // A leading axis: the product's new axis moves back in place.
 // CHECK-LABEL: func.func @fft2
-// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] : (tensor<3x5xcomplex<f64>>, tensor<3x3xcomplex<f64>>) -> tensor<5x3xcomplex<f64>>
+// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] {tvm.dft_product} : (tensor<3x5xcomplex<f64>>, tensor<3x3xcomplex<f64>>) -> tensor<5x3xcomplex<f64>>
 // CHECK: %[[B:.*]] = stablehlo.transpose %[[A]], dims = [1, 0]
 // CHECK: %[[R:.*]] = stablehlo.dot_general %[[B]], %{{.*}}, contracting_dims = [1] x [0]
 // CHECK: return %[[R]]
@@ -146,7 +146,7 @@ func.func @empty(%x: tensor<0xf32>) -> tensor<1xcomplex<f32>> {
 // A leading axis of up to 256 points is one product (the four-step would
 // move it last and back); the last axis of 128 is four steps.
 // CHECK-LABEL: func.func @leading_128
-// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] : (tensor<128x128xcomplex<f32>>, tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>>
+// CHECK: %[[A:.*]] = stablehlo.dot_general %arg0, %{{.*}}, contracting_dims = [0] x [0] {tvm.dft_product} : (tensor<128x128xcomplex<f32>>, tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>>
 // CHECK: %[[B:.*]] = stablehlo.transpose %[[A]], dims = [1, 0]
 // CHECK: stablehlo.reshape %[[B]] : (tensor<128x128xcomplex<f32>>) -> tensor<128x8x16xcomplex<f32>>
 func.func @leading_128(%x: tensor<128x128xcomplex<f32>>) -> tensor<128x128xcomplex<f32>> {

@@ -40,13 +40,25 @@ func.func @parts() -> (tensor<3x2xf64>, tensor<3x2xf64>) {
 
 // -----
 
-// dot_general: four real products with the op's dimension numbers.
+// dot_general: four real products with the op's dimension numbers, each
+// summed product by product with its products rounded (XLA's complex dot).
 // CHECK-LABEL: func @dot
-// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [1] x [0] {tvm.rounded_products} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
 // CHECK: stablehlo.subtract
 // CHECK: stablehlo.add
 func.func @dot(%x: tensor<2x3xcomplex<f32>>, %y: tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
   %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<2x3xcomplex<f32>>, tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+  return %0 : tensor<2x4xcomplex<f32>>
+}
+
+// -----
+
+// A DFT product (stablehlo-decompose-fft) has no program's rounding to keep.
+// CHECK-LABEL: func @dft_product
+// CHECK-COUNT-4: stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [1] x [0] {tvm.dft_product} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+// CHECK-NOT: rounded_products
+func.func @dft_product(%x: tensor<2x3xcomplex<f32>>, %y: tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
+  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] {tvm.dft_product} : (tensor<2x3xcomplex<f32>>, tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
   return %0 : tensor<2x4xcomplex<f32>>
 }
 

@@ -8,6 +8,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import stablehlo_tvm
+
 from conftest import assert_matches_jax
 
 
@@ -61,6 +63,25 @@ def test_matmul_sum_and_data_movement():
         return m, x @ w, jnp.sum(m, axis=0), jnp.concatenate([m.T, m.T[:, ::-1]], axis=1), jnp.pad(x, ((1, 0), (0, 2)))
 
     assert_matches_jax(f, x, y, w, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_dot_rounds_each_product(dtype):
+    """XLA sums each part of a complex dot product by product, each product
+    rounded: -fl(3 v) + 3 v is 0 there, the rounding error of 3 v with a
+    fused multiply-add."""
+    part = np.float32 if dtype == "complex64" else np.float64
+    v = (np.random.default_rng(5).standard_normal((1, 6)) + 1j * np.random.default_rng(6).standard_normal((1, 6))).astype(dtype)
+    three_v = (part(3) * v.real).astype(part) + 1j * (part(3) * v.imag).astype(part)
+    y = np.concatenate([three_v.astype(dtype), v], axis=0)
+    x = np.array([[-1, 3], [1, -3], [1, 2], [0, 5]], dtype=np.int32)
+
+    def f(x, y):
+        return jnp.matmul(x.astype(y.dtype), y)
+
+    expected = np.asarray(jax.jit(f)(x, y))
+    assert np.all(expected[:2] == 0)
+    np.testing.assert_array_equal(stablehlo_tvm.jit(f)(x, y), expected)
 
 
 def test_hyperbolic_and_inverse_functions():

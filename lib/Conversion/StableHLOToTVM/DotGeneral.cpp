@@ -134,9 +134,11 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
     TypeAttr outDtype;
     if (cast<RankedTensorType>(lhs.getType()).getElementType() != accumulation)
       outDtype = TypeAttr::get(accumulation);
+    bool rounded =
+        op->hasAttr(tvm::TVMDialect::RoundedProductsAttrHelper::getNameStr());
     Value product = tvm::MatmulOp::create(
         rewriter, loc, RankedTensorType::get(productShape, accumulation), lhs,
-        rhs, outDtype);
+        rhs, outDtype, rounded ? rewriter.getUnitAttr() : UnitAttr());
     if (accumulation != resultElement)
       product = tvm::AsTypeOp::create(
           rewriter, loc, RankedTensorType::get(productShape, resultElement),

@@ -79,3 +79,14 @@ func.func @half_result(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>) -> tensor<2x4
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xbf16>
   return %0 : tensor<2x4xbf16>
 }
+
+// -----
+
+// A part of a complex product (stablehlo-lower-complex) keeps its rounding.
+// CHECK-LABEL: func @rounded_products
+func.func @rounded_products(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  // CHECK-NEXT: %[[M:.*]] = tvm.matmul %arg0, %arg1 {rounded_products} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK-NEXT: return %[[M]]
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] {tvm.rounded_products} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

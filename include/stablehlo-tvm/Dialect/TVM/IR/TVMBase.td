@@ -37,7 +37,14 @@ def TVM_Dialect : Dialect {
     // A dynamic_update_slice updated in place in a loop, and the loop
     // operands the loop copies first.
     "::mlir::UnitAttr":$in_place,
-    "::mlir::DenseI64ArrayAttr":$copied_inits
+    "::mlir::DenseI64ArrayAttr":$copied_inits,
+    // A real dot_general of a complex product (stablehlo-lower-complex):
+    // each product rounded before it is added and the sum taken in order,
+    // as XLA computes complex dots.
+    "::mlir::UnitAttr":$rounded_products,
+    // A DFT as a product with a constant matrix (stablehlo-decompose-fft):
+    // no program's rounding to keep, so its products may fuse with the sum.
+    "::mlir::UnitAttr":$dft_product
   );
   // The body of tvm.kernel is written in these.
   let dependentDialects = [

@@ -303,8 +303,15 @@ def TVM_ConcatOp : TVM_PlainOp<"concat", [SameOperandsAndResultElementType]> {
 // Linear algebra.
 def TVM_MatmulOp : TVM_PlainOp<"matmul"> {
   let summary = "relax.op.matmul(x1, x2, out_dtype), numpy matmul semantics";
+  let description = [{
+    With `rounded_products`, each product x1[.., i, k] * x2[.., k, j] is
+    rounded to the element type before it is added (no fused multiply-add)
+    and the sum runs over k in order: XLA's complex dot, whose parts are
+    such sums. The emitter writes that matmul itself.
+  }];
   let arguments = (ins TVM_Tensor:$x1, TVM_Tensor:$x2,
-                       OptionalAttr<TypeAttr>:$out_dtype);
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       UnitAttr:$rounded_products);
   let results = (outs TVM_Tensor:$result);
 }
 
