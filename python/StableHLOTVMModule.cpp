@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFft.h"
+#include "ParallelLaunch.h"
 #include "ShapeAssertion.h"
 #include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
@@ -768,6 +769,13 @@ NB_MODULE(_core, m) {
       },
       "The tvm-dialect ops the C++ Relax emitter builds itself "
       "(RelaxBodyEmitter.h), sorted by name.");
+
+  m.def("parallel_launch_address",
+        &stablehlo_tvm::python::parallelLaunchAddress,
+        "The address of the parallel-loop launcher that compiled libraries "
+        "use in place of TVM's (ParallelLaunch.h).");
+  m.def("parallel_launches", &stablehlo_tvm::python::parallelLaunches,
+        "How many parallel loops that launcher has run in this process.");
 
   m.def("register_native_lapack",
         &stablehlo_tvm::python::registerNativeLapack, nb::arg("addresses"),

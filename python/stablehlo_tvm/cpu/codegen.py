@@ -56,7 +56,7 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
         try:
             with context:  # the caller's options hold on this thread too
                 part = tvm.IRModule(dict(parts[index]), attrs=primfuncs.attrs)
-                libs[index] = _compiled(part, target)
+                libs[index] = _compiled(part, target, index)
         except BaseException as error:  # noqa: BLE001 - raised by the caller
             errors.append(error)
 
@@ -80,21 +80,21 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
     return lib
 
 
-def _compiled(part: tvm.IRModule, target):
-    """`part`'s runtime library with its machine code generated now.
+def _compiled(part: tvm.IRModule, target, index: int = 0):
+    """`part`'s runtime library with its machine code generated now, its
+    parallel loops launched by the package's launcher (launcher.py).
 
     TVM's LLVM module optimizes the IR when built but generates machine
     code (its JIT) on the first function lookup: left alone, that happens
     when the VM is made on the first call, for all parts one after the
-    other on the calling thread, and was most of a large build's time."""
+    other on the calling thread, and was most of a large build's time.
+    Installing the launcher is such a lookup."""
+    from . import launcher
     from .fastmath import TIR_PIPELINE
 
+    part, installer = launcher.with_installer(part, index)
     lib = tvm.tirx.build(part, target=target, pipeline=TIR_PIPELINE)
-    for _, func in part.functions_items():
-        symbol = func.attrs.get("global_symbol") if func.attrs is not None else None
-        if symbol is not None:
-            lib.get_function(str(symbol))
-            break
+    launcher.install(lib, installer)
     return lib
 
 

@@ -1,0 +1,111 @@
+"""The package's parallel-loop launcher (python/ParallelLaunch.cpp): compiled
+libraries launch their parallel loops through it, every chunk of a loop runs
+once whatever its extent, and it serves several calling threads, one thread,
+or, when asked, gives way to TVM's own launcher."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import stablehlo_tvm
+from stablehlo_tvm import _core
+
+
+def _layer(x, w):
+    return jnp.tanh(x @ w) * 2.0 + 1.0
+
+
+def _args():
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((256, 256)).astype(np.float32), rng.standard_normal((256, 256)).astype(np.float32)
+
+
+def test_compiled_parallel_loops_run_on_the_package_launcher():
+    x, w = _args()
+    f = stablehlo_tvm.jit(_layer)
+    f(x, w)  # built, first run
+    before = _core.parallel_launches()
+    got = f(x, w)
+    assert _core.parallel_launches() > before
+    np.testing.assert_allclose(got, jax.jit(_layer)(x, w), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("extent", [1, 3, 7, 8, 9, 1000, 4099])
+def test_every_chunk_of_a_parallel_loop_runs_once(extent):
+    import tvm
+    from tvm import te
+
+    from stablehlo_tvm.cpu.codegen import compile_primfuncs
+    from stablehlo_tvm.cpu.target import host_target
+
+    a = te.placeholder((extent, 16), "float32", "a")
+    b = te.compute((extent, 16), lambda i, j: a[i, j] * 2.0 + 1.0, name="b")
+    func = te.create_prim_func([a, b]).with_attr("global_symbol", "double_plus_one")
+    sch = tvm.s_tir.Schedule(func)
+    block = sch.get_sblock("b")
+    outer, _ = sch.get_loops(block)
+    sch.parallel(outer)
+    lib = compile_primfuncs(tvm.IRModule({"double_plus_one": sch.mod["main"]}), host_target())
+    x = np.arange(extent * 16, dtype=np.float32).reshape(extent, 16)
+    out = tvm.runtime.tensor(np.full((extent, 16), -1, np.float32))
+    before = _core.parallel_launches()
+    lib["double_plus_one"](tvm.runtime.tensor(x), out)
+    # A loop of one iteration is no loop once TVM has simplified it.
+    assert _core.parallel_launches() == before + (extent > 1)
+    np.testing.assert_array_equal(out.numpy(), x * 2 + 1)
+
+
+def test_threads_calling_at_once_each_get_their_results():
+    x, w = _args()
+    f = stablehlo_tvm.jit(_layer)
+    want = np.asarray(jax.jit(_layer)(x, w))
+    errors = []
+    barrier = threading.Barrier(4)
+
+    def run(k):
+        barrier.wait()
+        for _ in range(20):
+            got = f(x * (k + 1), w)
+            if not np.allclose(got, np.asarray(jax.jit(_layer)(x * (k + 1), w)), rtol=1e-4, atol=1e-4):
+                errors.append(k)
+                return
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    np.testing.assert_allclose(f(x, w), want, rtol=1e-5, atol=1e-5)
+
+
+_CHILD = """
+import numpy as np, jax, jax.numpy as jnp, stablehlo_tvm
+from stablehlo_tvm import _core
+rng = np.random.default_rng(0)
+x = rng.standard_normal((256, 256)).astype(np.float32)
+f = lambda x: jnp.tanh(x @ x) + 1.0
+np.testing.assert_allclose(stablehlo_tvm.jit(f)(x), jax.jit(f)(x), rtol=1e-5, atol=1e-5)
+print("launches", _core.parallel_launches())
+"""
+
+
+@pytest.mark.parametrize(
+    "environment, launched",
+    [({"TVM_NUM_THREADS": "1"}, True), ({"STABLEHLO_TVM_PARALLEL_LAUNCH": "tvm"}, False)],
+    ids=["one-thread", "tvm-launcher"],
+)
+def test_one_thread_and_tvm_launcher(environment, launched):
+    env = dict(os.environ, **environment)
+    done = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    count = int(done.stdout.split("launches")[-1])
+    assert (count > 0) == launched
