@@ -107,6 +107,32 @@ def test_whole_array_reduction_of_an_expression_is_scheduled():
     assert_matches_jax(f, x, rtol=1e-4, atol=1e-4)
 
 
+def test_reductions_of_a_matrix_to_one_value_are_scheduled():
+    # Over two axes to a 0-d result (the max-abs scale of quantized code,
+    # with its NaN test): the partial results are initialized before the
+    # outer reduction loop; at the inner one, scheduling failed and the
+    # function ran as a scalar loop.
+    (x,) = random_args([((64, 1024), "float32")])
+
+    def f(x):
+        return jnp.max(jnp.abs(x)), jnp.sum(x[:, :512] * 2.0), jnp.min(x.astype(jnp.int32))
+
+    assert _unscheduled(f, x) == []
+    assert_matches_jax(f, x, rtol=1e-4, atol=1e-4)
+
+
+def test_outer_products_and_unit_reductions_are_element_wise():
+    # A product with nothing contracted and a reduction over axes of size 1
+    # were reductions of one step no rule schedules.
+    a, b, c = random_args([((128, 1), "float32"), ((1, 64), "float32"), ((96, 1), "float32")])
+
+    def f(a, b, c):
+        return a @ b, jnp.sum(c, axis=1), jnp.max(c, axis=-1, keepdims=True)
+
+    assert _unscheduled(f, a, b, c) == []
+    assert_matches_jax(f, a, b, c)
+
+
 def test_float64_and_integer_matmuls():
     a, b = random_args([((33, 20), "float64"), ((20, 40), "float64")])
     assert_matches_jax(jnp.matmul, a, b, rtol=1e-12, atol=1e-12)

@@ -166,6 +166,31 @@ def test_reductions():
     assert_matches_jax(f, x)
 
 
+def test_outer_products_and_reductions_over_unit_dimensions():
+    """Products with nothing contracted and reductions over dimensions of
+    size 1 are element-wise ops: their special values as XLA gives them
+    (a sum's -0 kept; signs of zeros compared)."""
+    x = np.array([[-0.0], [np.nan], [1.5], [-np.inf], [3.0]], np.float32)
+    i = np.arange(-3, 3, dtype=np.int32).reshape(1, 6)
+    a, b = random_args([((2, 7), "float32"), ((2, 5), "float32")])
+
+    def f(x, i, a, b):
+        return (
+            jnp.sum(x, axis=1),
+            jnp.max(x, axis=1),
+            jnp.min(x, axis=-1),
+            jnp.prod(x, axis=1),
+            jnp.sum(i, axis=0),
+            jnp.max(i, axis=0),
+            jnp.outer(a[0], b[0]),
+            jnp.einsum("bi,bj->bij", a, b),
+            jnp.outer(x[:, 0], x[:, 0]),
+        )
+
+    got = assert_matches_jax(f, x, i, a, b)
+    np.testing.assert_array_equal(np.signbit(got[0]), np.signbit(jax.jit(f)(x, i, a, b)[0]))
+
+
 def test_bfloat16_matmul_with_f32_accumulation():
     a, b = random_args([((4, 8), "float32"), ((8, 3), "float32")])
     a, b = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)

@@ -134,11 +134,30 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
     TypeAttr outDtype;
     if (cast<RankedTensorType>(lhs.getType()).getElementType() != accumulation)
       outDtype = TypeAttr::get(accumulation);
-    bool rounded =
-        op->hasAttr(tvm::TVMDialect::RoundedProductsAttrHelper::getNameStr());
-    Value product = tvm::MatmulOp::create(
-        rewriter, loc, RankedTensorType::get(productShape, accumulation), lhs,
-        rhs, outDtype, rounded ? rewriter.getUnitAttr() : UnitAttr());
+    auto productType = RankedTensorType::get(productShape, accumulation);
+    Value product;
+    if (k == 1 && productType.hasStaticShape()) {
+      // Nothing summed (an outer product): each element one product, which
+      // an element-wise multiply computes in parallel vectors; the matmul's
+      // one-step reduction was left a scalar loop.
+      SmallVector<int64_t> column(batchShape), row(batchShape);
+      column.append({m, 1});
+      row.append({1, n});
+      Value lhsColumn = broadcastTo(rewriter, loc,
+                                    reshapeTo(rewriter, loc, lhs, column),
+                                    productShape);
+      Value rhsRow = broadcastTo(rewriter, loc,
+                                 reshapeTo(rewriter, loc, rhs, row),
+                                 productShape);
+      product = tvm::MultiplyOp::create(rewriter, loc, productType, lhsColumn,
+                                        rhsRow);
+    } else {
+      bool rounded = op->hasAttr(
+          tvm::TVMDialect::RoundedProductsAttrHelper::getNameStr());
+      product = tvm::MatmulOp::create(
+          rewriter, loc, productType, lhs, rhs, outDtype,
+          rounded ? rewriter.getUnitAttr() : UnitAttr());
+    }
     if (accumulation != resultElement)
       product = tvm::AsTypeOp::create(
           rewriter, loc, RankedTensorType::get(productShape, resultElement),

@@ -128,7 +128,15 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   if (type.hasStaticShape() &&
       llvm::any_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 0; }))
     return broadcastTo(builder, loc, init, type.getShape());
-  if (!dims.empty()) {
+  // Reduced dimensions of size 1: each result is one element (combined with
+  // the init value unless it is the identity, where XLA keeps a sum's -0
+  // too), a reshape; Relax's reduction of it was a scalar loop.
+  bool unitDims =
+      !dims.empty() && type.hasStaticShape() && inputType.hasStaticShape() &&
+      llvm::all_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 1; });
+  if (unitDims) {
+    result = reshapeTo(builder, loc, input, type.getShape());
+  } else if (!dims.empty()) {
     result = ReduceOp::create(builder, loc, type, input,
                               builder.getDenseI64ArrayAttr(dims),
                               builder.getBoolAttr(false));

@@ -82,10 +82,14 @@ class RowReduction(CPURule):
             # compute_at puts the lane loop (now spatial) outside the row loop.
             *_, lane, along = sch.get_loops(partial)
             sch.reorder(along, lane)
+            first = along
         else:
-            *_, along, lane = sch.get_loops(partial)
+            # No rows: a reduction over every axis, whose partial results
+            # are initialized once, before all of its loops.
+            loops = sch.get_loops(partial)
+            first, lane = loops[0], loops[-1]
         sch.vectorize(lane)
-        sch.decompose_reduction(partial, along)
+        sch.decompose_reduction(partial, first)
 
     def _across_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
         """Reduction loops outside the innermost spatial loop, which is split

@@ -90,3 +90,19 @@ func.func @rounded_products(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] {tvm.rounded_products} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Nothing contracted (an outer product): an element-wise multiply of the
+// operands broadcast against each other.
+// CHECK-LABEL: func @outer_product
+func.func @outer_product(%a: tensor<128xf32>, %b: tensor<64xf32>) -> tensor<128x64xf32> {
+  // CHECK-DAG: %[[A:.*]] = tvm.reshape %arg0 {{.*}} -> tensor<128x1xf32>
+  // CHECK-DAG: %[[B:.*]] = tvm.reshape %arg1 {{.*}} -> tensor<1x64xf32>
+  // CHECK-DAG: %[[AB:.*]] = tvm.broadcast_to %[[A]] {{.*}} -> tensor<128x64xf32>
+  // CHECK-DAG: %[[BB:.*]] = tvm.broadcast_to %[[B]] {{.*}} -> tensor<128x64xf32>
+  // CHECK: %[[M:.*]] = tvm.multiply %[[AB]], %[[BB]]
+  // CHECK-NOT: tvm.matmul
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [] x [] : (tensor<128xf32>, tensor<64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}

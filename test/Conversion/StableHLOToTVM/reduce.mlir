@@ -117,3 +117,28 @@ func.func @booleans(%x: tensor<2x3xi1>) -> (tensor<3xi1>, tensor<2xi1>) {
   %1 = stablehlo.reduce(%x init: %false) applies stablehlo.or across dimensions = [1] : (tensor<2x3xi1>, tensor<i1>) -> tensor<2xi1>
   return %0, %1 : tensor<3xi1>, tensor<2xi1>
 }
+
+// -----
+
+// Reduced dimensions of size 1: the element itself, combined with an init
+// value that is not the identity.
+// CHECK-LABEL: func @unit_dims
+func.func @unit_dims(%x: tensor<128x1xf32>, %i: tensor<1x5xi32>) -> (tensor<128xf32>, tensor<128xf32>, tensor<5xi32>) {
+  // CHECK: %[[S:.*]] = tvm.reshape %arg0 {{.*}} -> tensor<128xf32>
+  // CHECK-NOT: tvm.sum
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<128x1xf32>, tensor<f32>) -> tensor<128xf32>
+  // CHECK: %[[Q:.*]] = tvm.constant dense<2.500000e-01> : tensor<f32>
+  // CHECK: %[[X:.*]] = tvm.reshape %arg0 {{.*}} -> tensor<128xf32>
+  // CHECK: %[[QB:.*]] = tvm.broadcast_to %[[Q]]
+  // CHECK: %[[M:.*]] = tvm.maximum %[[X]], %[[QB]]
+  // CHECK-NOT: tvm.max
+  %quarter = stablehlo.constant dense<2.500000e-01> : tensor<f32>
+  %1 = stablehlo.reduce(%x init: %quarter) applies stablehlo.maximum across dimensions = [1] : (tensor<128x1xf32>, tensor<f32>) -> tensor<128xf32>
+  // CHECK: %[[I:.*]] = tvm.reshape %arg1 {{.*}} -> tensor<5xi32>
+  // CHECK-NOT: tvm.sum
+  // CHECK: return %[[S]], %{{.*}}, %[[I]]
+  %izero = stablehlo.constant dense<0> : tensor<i32>
+  %2 = stablehlo.reduce(%i init: %izero) applies stablehlo.add across dimensions = [0] : (tensor<1x5xi32>, tensor<i32>) -> tensor<5xi32>
+  return %0, %1, %2 : tensor<128xf32>, tensor<128xf32>, tensor<5xi32>
+}
