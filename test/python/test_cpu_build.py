@@ -133,6 +133,19 @@ def test_outer_products_and_unit_reductions_are_element_wise():
     assert_matches_jax(f, a, b, c)
 
 
+@pytest.mark.parametrize("columns", [10, 50])
+def test_matmul_columns_no_half_vector_divides_are_padded_to_vectors(columns):
+    # A classifier head: unpadded, the register tile's columns were scalar.
+    x, w, b = random_args([((16, 700), "float32"), ((700, columns), "float32"), ((columns,), "float32")])
+
+    def head(x, w, b):
+        return jax.nn.relu(x @ w + b)
+
+    text = _scheduled_text(head, x, w, b)
+    assert "_pad" in text and "T.vectorized" in text
+    assert_matches_jax(head, x, w, b, rtol=1e-4, atol=1e-4)
+
+
 def test_float64_and_integer_matmuls():
     a, b = random_args([((33, 20), "float64"), ((20, 40), "float64")])
     assert_matches_jax(jnp.matmul, a, b, rtol=1e-12, atol=1e-12)

@@ -191,6 +191,19 @@ def test_outer_products_and_reductions_over_unit_dimensions():
     np.testing.assert_array_equal(np.signbit(got[0]), np.signbit(jax.jit(f)(x, i, a, b)[0]))
 
 
+def test_relu_and_clip_keep_nan_and_signed_zeros():
+    # A maximum or minimum with a constant tests only the other operand for
+    # NaN; the constant's NaN still wins.
+    x = np.array([np.nan, -0.0, 0.0, -np.inf, np.inf, -2.5, 3.0, 1e-40], np.float32)
+
+    def f(x):
+        return jax.nn.relu(x), jnp.clip(x, -1.0, 1.0), jnp.maximum(x, jnp.float32(np.nan)), jnp.minimum(x, -0.0)
+
+    got = assert_matches_jax(f, x)
+    for g, w in zip(got, jax.jit(f)(x)):
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(np.asarray(w)))
+
+
 def test_bfloat16_matmul_with_f32_accumulation():
     a, b = random_args([((4, 8), "float32"), ((8, 3), "float32")])
     a, b = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)

@@ -217,12 +217,43 @@ Value isNaN(OpBuilder &builder, Location loc, Value value) {
   return tvm::IsNaNOp::create(builder, loc, boolType, value);
 }
 
+/// Whether `value` is a constant (perhaps reshaped or broadcast) with no
+/// NaN among its elements.
+static bool isConstantWithoutNaN(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (isa<tvm::BroadcastToOp, tvm::ReshapeOp>(op)) {
+      value = op->getOperand(0);
+      continue;
+    }
+    auto constant = dyn_cast<tvm::ConstantOp>(op);
+    auto elements =
+        constant ? dyn_cast<DenseFPElementsAttr>(constant.getValue()) : nullptr;
+    if (!elements)
+      return false;
+    if (elements.isSplat())
+      return !elements.getSplatValue<APFloat>().isNaN();
+    return llvm::none_of(elements.getValues<APFloat>(),
+                         [](const APFloat &v) { return v.isNaN(); });
+  }
+  return false;
+}
+
 Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,
                      Value value) {
   auto type = cast<RankedTensorType>(x.getType());
   if (!isa<FloatType>(type.getElementType()))
     return value;
   auto boolType = type.clone(builder.getI1Type());
+  // A constant operand without NaN (a ReLU's 0) needs no test of its own: a
+  // mask of it would be a tensor of its own for the kernel to read.
+  bool xNaN = !isConstantWithoutNaN(x), yNaN = !isConstantWithoutNaN(y);
+  if (!xNaN && !yNaN)
+    return value;
+  if (!xNaN || !yNaN) {
+    Value maybeNaN = xNaN ? x : y;
+    return tvm::WhereOp::create(builder, loc, type,
+                                isNaN(builder, loc, maybeNaN), maybeNaN, value);
+  }
   Value nanX = isNaN(builder, loc, x);
   Value nanY = isNaN(builder, loc, y);
   Value anyNaN = tvm::LogicalOrOp::create(builder, loc, boolType, nanX, nanY);

@@ -27,9 +27,11 @@ from tvm.relax.expr_functor import PyExprMutator, mutator
 
 from .bindings import bound_to, is_op, rewrite_functions
 
-# Operators that only compare or choose: any constant is safe as a scalar.
+# Operators that only compare or choose: any constant is safe as a scalar
+# (a ReLU's 0 in a maximum too).
 _CHOOSING = {
-    f"relax.{name}" for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where")
+    f"relax.{name}"
+    for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "where", "maximum", "minimum")
 }
 
 # Element-wise operators that broadcast their operands as numpy does.

@@ -303,3 +303,22 @@ func.func @self_comparison(%x: tensor<3xf32>) -> (tensor<3xi1>, tensor<i1>) {
   %1 = stablehlo.compare GE, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
   return %0, %1 : tensor<3xi1>, tensor<i1>
 }
+
+// -----
+
+// A constant operand without NaN (a ReLU's 0) is not tested for NaN; a
+// constant NaN is.
+// CHECK-LABEL: func @maximum_with_constant
+func.func @maximum_with_constant(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // CHECK: %[[MAX:.*]] = tvm.maximum %arg0, %[[ZERO:.*]] :
+  // CHECK-NEXT: %[[NX:.*]] = tvm.isnan %arg0
+  // CHECK-NEXT: %[[R:.*]] = tvm.where %[[NX]], %arg0, %[[MAX]]
+  // CHECK: tvm.isnan %arg0
+  // CHECK-NEXT: tvm.isnan
+  // CHECK-NEXT: tvm.logical_or
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<4xf32>
+  %0 = stablehlo.maximum %x, %zero : tensor<4xf32>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<4xf32>
+  %1 = stablehlo.minimum %x, %nan : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
