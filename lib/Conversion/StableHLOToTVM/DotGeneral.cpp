@@ -143,6 +143,17 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
       SmallVector<int64_t> column(batchShape), row(batchShape);
       column.append({m, 1});
       row.append({1, n});
+      // Operands narrower than the result (f16 with out_dtype f32) are
+      // widened exactly first, as the matmul's accumulation would.
+      auto widen = [&](Value v) -> Value {
+        auto t = cast<RankedTensorType>(v.getType());
+        if (t.getElementType() == accumulation)
+          return v;
+        return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
+                                     TypeAttr::get(accumulation));
+      };
+      lhs = widen(lhs);
+      rhs = widen(rhs);
       Value lhsColumn = broadcastTo(rewriter, loc,
                                     reshapeTo(rewriter, loc, lhs, column),
                                     productShape);

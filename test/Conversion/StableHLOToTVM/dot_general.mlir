@@ -106,3 +106,15 @@ func.func @outer_product(%a: tensor<128xf32>, %b: tensor<64xf32>) -> tensor<128x
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [] x [] : (tensor<128xf32>, tensor<64xf32>) -> tensor<128x64xf32>
   return %0 : tensor<128x64xf32>
 }
+
+// -----
+
+// Operands narrower than the result are widened first, exactly.
+// CHECK-LABEL: func @outer_product_f16_to_f32
+func.func @outer_product_f16_to_f32(%a: tensor<3x1xf16>, %b: tensor<1x4xf16>) -> tensor<3x4xf32> {
+  // CHECK-DAG: tvm.astype %arg0 {dtype = f32} : (tensor<3x1xf16>) -> tensor<3x1xf32>
+  // CHECK-DAG: tvm.astype %arg1 {dtype = f32} : (tensor<1x4xf16>) -> tensor<1x4xf32>
+  // CHECK: tvm.multiply %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x1xf16>, tensor<1x4xf16>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
