@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFft.h"
+#include "ParallelLaunch.h"
 
 #include "FftKernels.h"
 
@@ -29,6 +30,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 namespace mlir::stablehlo_tvm::python {
@@ -128,9 +131,9 @@ template <typename T> struct Block {
 /// Transforms of at least this many points in all share TVM's threads.
 constexpr int64_t kParallelPoints = 65536;
 
-/// TVM's thread pool through the runtime's C entry point (c_backend_api.h),
-/// found at run time: the kernels' own workers, so the transform's threads
-/// never compete with theirs.
+/// The kernels' own parallel-loop launcher (ParallelLaunch.h, the ABI of
+/// TVM's c_backend_api.h), so that the transform's threads are theirs and
+/// never compete with them.
 struct ParallelGroupEnv {
   void *sync;
   int32_t tasks;
@@ -141,8 +144,14 @@ using ParallelLaunch = int (*)(ParallelLambda lambda, void *data, int tasks);
 /// Runs body(begin, end) over the blocks [0, count), split among TVM's
 /// threads when `points` are worth waking them for.
 template <typename F> void forBlocks(int64_t count, int64_t points, F &&body) {
-  static const auto launch = reinterpret_cast<ParallelLaunch>(
-      dlsym(RTLD_DEFAULT, "TVMBackendParallelLaunch"));
+  static const auto launch = [] {
+    // STABLEHLO_TVM_PARALLEL_LAUNCH=tvm: TVM's, as for the kernels.
+    const char *which = std::getenv("STABLEHLO_TVM_PARALLEL_LAUNCH");
+    if (which && std::string_view(which) == "tvm")
+      return reinterpret_cast<ParallelLaunch>(
+          dlsym(RTLD_DEFAULT, "TVMBackendParallelLaunch"));
+    return reinterpret_cast<ParallelLaunch>(parallelLaunchAddress());
+  }();
   if (!launch || count < 2 || points < kParallelPoints) {
     body(int64_t(0), count);
     return;

@@ -63,6 +63,17 @@ def test_every_chunk_of_a_parallel_loop_runs_once(extent):
     np.testing.assert_array_equal(out.numpy(), x * 2 + 1)
 
 
+def test_large_fourier_transforms_share_the_same_launcher():
+    # The runtime's radix transform splits one this large among threads.
+    x = np.random.default_rng(1).standard_normal((512, 512)).astype(np.float32)
+    f = stablehlo_tvm.jit(jnp.fft.fft2)
+    f(x)
+    before = _core.parallel_launches()
+    got = f(x)
+    assert _core.parallel_launches() > before
+    np.testing.assert_allclose(got, jax.jit(jnp.fft.fft2)(x), rtol=1e-3, atol=1e-2)
+
+
 def test_threads_calling_at_once_each_get_their_results():
     x, w = _args()
     f = stablehlo_tvm.jit(_layer)
