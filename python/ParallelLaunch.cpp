@@ -26,7 +26,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -9,8 +9,10 @@ library. Each part `codegen` compiles gets one more function, named for
 the part, that sets that pointer to the address it is given (LLVM IR linked
 into the part, whose pointer it is); the package calls it once the library
 is loaded. (An exported library links its parts into one: their pointers
-and setters, defined as LLVM's linkonce, become one.) With STABLEHLO_TVM_PARALLEL_LAUNCH=tvm in the environment, libraries
-keep TVM's launcher (benchmarks/busy_machine.py compares the two).
+and setters, defined as LLVM's linkonce, become one.)
+
+With STABLEHLO_TVM_PARALLEL_LAUNCH=tvm in the environment, libraries keep
+TVM's launcher (benchmarks/busy_machine.py compares the two).
 """
 
 from __future__ import annotations
