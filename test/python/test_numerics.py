@@ -182,6 +182,8 @@ def test_outer_products_and_reductions_over_unit_dimensions():
             jnp.prod(x, axis=1),
             jnp.sum(i, axis=0),
             jnp.max(i, axis=0),
+            jnp.all(x > 0, axis=1),
+            jnp.any(x > 0, axis=1),
             jnp.outer(a[0], b[0]),
             jnp.einsum("bi,bj->bij", a, b),
             jnp.outer(x[:, 0], x[:, 0]),

@@ -117,6 +117,17 @@ Value propagateNaN(OpBuilder &builder, Location loc, RankedTensorType type,
   return tvm::WhereOp::create(builder, loc, type, anyNaN, nan, reduced);
 }
 
+/// Whether every reduced dimension has size 1: each result is then one
+/// element (combined with the init value unless it is the identity, where
+/// XLA keeps a sum's -0 too), a reshape; Relax's reduction of it was a
+/// scalar loop.
+bool isUnitReduction(RankedTensorType type, RankedTensorType inputType,
+                     ArrayRef<int64_t> dims) {
+  return !dims.empty() && type.hasStaticShape() && inputType.hasStaticShape() &&
+         llvm::all_of(dims,
+                      [&](int64_t d) { return inputType.getDimSize(d) == 1; });
+}
+
 template <typename ReduceOp, typename CombineOp>
 Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
                     Value input, Value init, ArrayRef<int64_t> dims,
@@ -128,13 +139,7 @@ Value emitReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   if (type.hasStaticShape() &&
       llvm::any_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 0; }))
     return broadcastTo(builder, loc, init, type.getShape());
-  // Reduced dimensions of size 1: each result is one element (combined with
-  // the init value unless it is the identity, where XLA keeps a sum's -0
-  // too), a reshape; Relax's reduction of it was a scalar loop.
-  bool unitDims =
-      !dims.empty() && type.hasStaticShape() && inputType.hasStaticShape() &&
-      llvm::all_of(dims, [&](int64_t d) { return inputType.getDimSize(d) == 1; });
-  if (unitDims) {
+  if (isUnitReduction(type, inputType, dims)) {
     result = reshapeTo(builder, loc, input, type.getShape());
   } else if (!dims.empty()) {
     result = ReduceOp::create(builder, loc, type, input,
@@ -162,7 +167,9 @@ Value emitBoolReduction(OpBuilder &builder, Location loc, RankedTensorType type,
   Type i8 = builder.getIntegerType(8);
   auto inputType = cast<RankedTensorType>(input.getType());
   Value result = input;
-  if (!dims.empty()) {
+  if (isUnitReduction(type, inputType, dims)) {
+    result = reshapeTo(builder, loc, input, type.getShape());
+  } else if (!dims.empty()) {
     Value bytes = tvm::AsTypeOp::create(builder, loc, inputType.clone(i8), input,
                                         TypeAttr::get(i8));
     Value reduced =

@@ -140,3 +140,17 @@ func.func @unit_dims(%x: tensor<128x1xf32>, %i: tensor<1x5xi32>) -> (tensor<128x
   %2 = stablehlo.reduce(%i init: %izero) applies stablehlo.add across dimensions = [0] : (tensor<1x5xi32>, tensor<i32>) -> tensor<5xi32>
   return %0, %1, %2 : tensor<128xf32>, tensor<128xf32>, tensor<5xi32>
 }
+
+// -----
+
+// Booleans over dimensions of size 1 likewise: "all" with a true init is
+// the element itself.
+// CHECK-LABEL: func @unit_dims_bool
+func.func @unit_dims_bool(%p: tensor<8x1x1xi1>) -> tensor<8x1xi1> {
+  // CHECK: %[[R:.*]] = tvm.reshape %arg0 {{.*}} -> tensor<8x1xi1>
+  // CHECK-NOT: tvm.min
+  // CHECK: return %[[R]]
+  %true = stablehlo.constant dense<true> : tensor<i1>
+  %0 = stablehlo.reduce(%p init: %true) applies stablehlo.and across dimensions = [2] : (tensor<8x1x1xi1>, tensor<i1>) -> tensor<8x1xi1>
+  return %0 : tensor<8x1xi1>
+}
