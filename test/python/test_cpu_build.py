@@ -5,6 +5,7 @@ as matrix products."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -368,6 +369,20 @@ def test_matmul_packs_a_by_row_tiles():
     text = Matmul().apply(func, host_target(), False).mod.script()
     assert "T.sblock_alloc_buffer((T.int64(8), T.int64(256), T.int64(8))" in text
     assert_matches_jax(jnp.matmul, a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_of_one_column_panel_reads_a_in_place():
+    # One vector of columns is one panel: A is streamed once, and a packed
+    # copy of it ([I / MR, K, MR]) was one more pass over A (an im2col's
+    # patches times 16 or 32 filters).
+    lanes = Matmul().lanes(host_target(), "float32")
+    a, b = random_args([((256, 288), "float32"), ((288, lanes), "float32")])
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(jnp.matmul).lower(a, b)))
+    (func,) = [f for _, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    text = Matmul().apply(func, host_target(), False).mod.script()
+    assert not re.search(r"sblock_alloc_buffer\(\(T\.int64\(\d+\), T\.int64\(288\), T\.int64\(\d+\)\)", text)
+    assert "T.vectorized" in text
+    assert_matches_jax(jnp.matmul, a, b, rtol=1e-4, atol=1e-4)
 
 
 def test_thread_pool_has_a_worker_per_core():
