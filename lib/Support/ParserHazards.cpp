@@ -8,7 +8,8 @@
 // list of results; every other occurrence is a use. A use of a name no
 // enclosing scope defines is a forward reference; one that a definition at
 // a greater depth then resolves, before the use's scope closes, is refused.
-// `array<` followed by `index` is refused where it stands.
+// `array<` followed by `index` (with anything the lexer skips between the
+// tokens) is refused where it stands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,9 +62,7 @@ public:
       } else if (c == '%') {
         if (auto found = value(startsLine))
           return found;
-      } else if (c == 'a' && text.substr(i).starts_with("array<") &&
-                 (i == 0 || !isNameChar(text[i - 1])) &&
-                 text.substr(skipSpaces(i + 6)).starts_with("index")) {
+      } else if (c == 'a' && isIndexArray(i)) {
         return ParserHazard{{line, column},
                             "a dense array of index elements"};
       }
@@ -93,6 +92,37 @@ private:
         pending.erase(entry);
       forwardUses.pop_back();
     }
+  }
+
+  /// Whether the keyword `array` at `j` opens a dense array of `index`:
+  /// `array`, `<` and `index` are tokens, with between them whatever MLIR's
+  /// lexer skips (spaces, line breaks, NUL characters, comments).
+  bool isIndexArray(size_t j) const {
+    if (!text.substr(j).starts_with("array") ||
+        (j > 0 && isNameChar(text[j - 1])) ||
+        (j + 5 < text.size() && isNameChar(text[j + 5])))
+      return false;
+    j = skipLexedSpace(j + 5);
+    if (j >= text.size() || text[j] != '<')
+      return false;
+    return text.substr(skipLexedSpace(j + 1)).starts_with("index");
+  }
+
+  /// The position after `j` of the next character MLIR's lexer does not
+  /// skip as space: it skips NUL characters too, and comments.
+  size_t skipLexedSpace(size_t j) const {
+    while (j < text.size()) {
+      char c = text[j];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0') {
+        ++j;
+      } else if (c == '/' && j + 1 < text.size() && text[j + 1] == '/') {
+        while (j < text.size() && text[j] != '\n')
+          ++j;
+      } else {
+        break;
+      }
+    }
+    return j;
   }
 
   /// The character after position `j` that is not a space or tab.

@@ -192,6 +192,19 @@ def test_a_dense_array_of_index_is_refused():
         stablehlo_tvm.import_stablehlo(text)
 
 
+@pytest.mark.parametrize("spelling", ["array<\0\0index: 1, 0>", "array <index: 1, 0>", "array<// note\n index: 1, 0>", "array\0<\tindex: 1, 0>"])
+def test_a_dense_array_of_index_is_refused_however_the_lexer_spaces_it(spelling):
+    # The lexer skips NUL characters, line breaks and comments between
+    # tokens (libFuzzer put NULs between `array<` and `index`).
+    text = (
+        "func.func @f(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+        f'  %0 = "stablehlo.transpose"(%x) {{permutation = {spelling}}} : (tensor<2x3xf32>) -> tensor<3x2xf32>\n'
+        "  return %0 : tensor<3x2xf32>\n}"
+    )
+    with pytest.raises(stablehlo_tvm.MLIRError, match=r"<string>:2:49: error: a dense array of index elements: refused"):
+        stablehlo_tvm.import_stablehlo(text)
+
+
 def test_the_tool_refuses_deep_nesting_too(tmp_path):
     import subprocess
 
