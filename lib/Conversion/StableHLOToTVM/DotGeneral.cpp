@@ -97,16 +97,17 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
     Type accumulation = resultElement;
     if (resultElement.isF16() || resultElement.isBF16())
       accumulation = rewriter.getF32Type();
+    auto toAccumulation = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (t.getElementType() == accumulation)
+        return v;
+      return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
+                                   TypeAttr::get(accumulation));
+    };
     if (lhsType.getElementType() != rhsType.getElementType() ||
         accumulation != resultElement) {
-      auto cast = [&](Value v, RankedTensorType t) -> Value {
-        if (t.getElementType() == accumulation)
-          return v;
-        return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
-                                     TypeAttr::get(accumulation));
-      };
-      lhs = cast(lhs, lhsType);
-      rhs = cast(rhs, rhsType);
+      lhs = toAccumulation(lhs);
+      rhs = toAccumulation(rhs);
     }
 
     SmallVector<int64_t> lhsPerm(lhsBatch), rhsPerm(rhsBatch);
@@ -145,15 +146,8 @@ struct DotGeneralConversion : TVMTypedPattern<stablehlo::DotGeneralOp> {
       row.append({1, n});
       // Operands narrower than the result (f16 with out_dtype f32) are
       // widened exactly first, as the matmul's accumulation would.
-      auto widen = [&](Value v) -> Value {
-        auto t = cast<RankedTensorType>(v.getType());
-        if (t.getElementType() == accumulation)
-          return v;
-        return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
-                                     TypeAttr::get(accumulation));
-      };
-      lhs = widen(lhs);
-      rhs = widen(rhs);
+      lhs = toAccumulation(lhs);
+      rhs = toAccumulation(rhs);
       Value lhsColumn = broadcastTo(rewriter, loc,
                                     reshapeTo(rewriter, loc, lhs, column),
                                     productShape);
