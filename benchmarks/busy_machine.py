@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
+sys.path.insert(0, str(HERE))
+from models import _child  # noqa: E402 - the suite's own child runner
+
 # Cases whose kernels run in parallel, large and small, and loops.
 DEFAULT_CASES = [
     "flax_vit", "flax_nnx_cnn", "keras_cnn", "equinox_mlp", "int8_mlp",
@@ -40,18 +42,11 @@ def _busy(count: int) -> list[subprocess.Popen]:
 def _run(case: str, repeat: int, busy: int, environment: dict) -> dict:
     spinning = _busy(busy)
     try:
-        done = subprocess.run(
-            [sys.executable, str(HERE / "models.py"), "--child", case, "--repeat", str(repeat)],
-            capture_output=True, text=True, timeout=900, env=dict(os.environ, **environment),
-        )
+        return _child(case, repeat, 900, environment)
     finally:
         for process in spinning:
             process.kill()
             process.wait()
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    return {"case": case, "error": (done.stderr or done.stdout).strip().splitlines()[-1:]}
 
 
 def main() -> None:

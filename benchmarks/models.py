@@ -118,10 +118,13 @@ def run_case(name: str, repeat: int) -> dict:
     return row
 
 
-def _child(name: str, repeat: int, timeout: float) -> dict:
+def _child(name: str, repeat: int, timeout: float, environment: dict | None = None) -> dict:
+    """One case's row, run in a child process (with `environment` added to
+    this process's)."""
     command = [sys.executable, __file__, "--child", name, "--repeat", str(repeat)]
+    env = dict(os.environ, **environment) if environment else None
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"case": name, "error": f"did not finish in {timeout:.0f} s"}
     for line in reversed(done.stdout.splitlines()):
