@@ -256,6 +256,28 @@ std::optional<APFloat> splatFloat(Value value, int depth = 0) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return std::nullopt;
+  // Keras writes ops.power(x, 2) as a float power of a converted integer.
+  if (auto convert = dyn_cast<stablehlo::ConvertOp>(op)) {
+    auto target = dyn_cast<FloatType>(getElementTypeOrSelf(convert.getType()));
+    if (!target)
+      return std::nullopt;
+    const llvm::fltSemantics &semantics = target.getFloatSemantics();
+    bool lost = false;
+    DenseIntElementsAttr integers;
+    if (matchPattern(convert.getOperand(), m_Constant(&integers))) {
+      if (!integers.isSplat() || integers.getElementType().isInteger(1))
+        return std::nullopt;
+      APFloat result(semantics);
+      result.convertFromAPInt(integers.getSplatValue<APInt>(),
+                              !integers.getElementType().isUnsignedInteger(),
+                              APFloat::rmNearestTiesToEven);
+      return result;
+    }
+    std::optional<APFloat> operand = splatFloat(convert.getOperand(), depth + 1);
+    if (operand)
+      operand->convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    return operand;
+  }
   if (auto negate = dyn_cast<stablehlo::NegOp>(op)) {
     std::optional<APFloat> operand = splatFloat(negate.getOperand(), depth + 1);
     if (operand)
@@ -278,10 +300,11 @@ std::optional<APFloat> splatFloat(Value value, int depth = 0) {
   return lhs;
 }
 
-/// Float power by a constant 0, 1, 2 or -1 (see splatFloat): 1, x, x * x,
-/// 1 / x. Exact (pow
-/// is correctly rounded there, and pow(x, 0) is 1 even for NaN), and C's
-/// pow is a scalar libm call per element where these vectorize.
+/// Float power by a constant 0, 1, 2, 3 or -1 (see splatFloat): 1, x, x * x,
+/// (x * x) * x, 1 / x. Exact but for 3 (pow is correctly rounded there,
+/// and pow(x, 0) is 1 even for NaN); XLA rewrites pow(x, 3) but in bf16 to
+/// the same two products, measured bit for bit. C's pow is a scalar libm call per element
+/// where these vectorize.
 struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(stablehlo::PowOp op,
@@ -299,6 +322,13 @@ struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
     }
     if (exponent->isExactlyValue(2.0)) {
       rewriter.replaceOpWithNewOp<stablehlo::MulOp>(op, x, x);
+      return success();
+    }
+    // XLA keeps bf16's product in f32 for the second multiply (f16's it
+    // rounds): there pow, computed in f32, is what matches.
+    if (exponent->isExactlyValue(3.0) && !type.getElementType().isBF16()) {
+      Value square = stablehlo::MulOp::create(rewriter, op.getLoc(), x, x);
+      rewriter.replaceOpWithNewOp<stablehlo::MulOp>(op, square, x);
       return success();
     }
     bool zero = exponent->isZero();

@@ -133,18 +133,24 @@ func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor
 
 // -----
 
-// power by a constant 0, 1, 2 or -1, splat, broadcast or computed from
-// constants: 1, x, x * x, 1 / x;
-// other exponents, and integer powers, stay.
+// power by a constant 0, 1, 2, 3 or -1, splat, broadcast, computed from
+// constants or converted from an integer (Keras's ops.power(x, 2)): 1, x,
+// x * x, (x * x) * x, 1 / x;
+// other exponents, a bf16 cube (XLA keeps its square in f32) and integer
+// powers stay.
 // CHECK-LABEL: func.func @power_by_constant
 // CHECK: %[[SQUARE:.*]] = stablehlo.multiply %arg0, %arg0
 // CHECK: %[[ONE:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<4xf32>
 // CHECK: %[[INVERSE:.*]] = stablehlo.divide %[[ONE]], %arg0
 // CHECK: %[[POWER_ZERO:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<4xf32>
-// CHECK: %[[CUBE:.*]] = stablehlo.power %arg0, %{{.*}} : tensor<4xf32>
+// CHECK: %[[SQ:.*]] = stablehlo.multiply %arg0, %arg0
+// CHECK: %[[CUBE:.*]] = stablehlo.multiply %[[SQ]], %arg0
+// CHECK: %[[OTHER:.*]] = stablehlo.power %arg0, %{{.*}} : tensor<4xf32>
 // CHECK: %[[INT:.*]] = stablehlo.power %arg1, %{{.*}} : tensor<4xi32>
-// CHECK: return %arg0, %[[SQUARE]], %[[INVERSE]], %[[POWER_ZERO]], %[[CUBE]], %[[INT]]
-func.func @power_by_constant(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) {
+// CHECK: %[[KERAS:.*]] = stablehlo.multiply %arg0, %arg0
+// CHECK: %[[BF16_CUBE:.*]] = stablehlo.power %arg2, %{{.*}} : tensor<4xbf16>
+// CHECK: return %arg0, %[[SQUARE]], %[[INVERSE]], %[[POWER_ZERO]], %[[CUBE]], %[[OTHER]], %[[INT]], %[[KERAS]], %[[BF16_CUBE]]
+func.func @power_by_constant(%x: tensor<4xf32>, %n: tensor<4xi32>, %h: tensor<4xbf16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xbf16>) {
   %one = stablehlo.constant dense<1.0> : tensor<4xf32>
   %two_scalar = stablehlo.constant dense<2.0> : tensor<f32>
   %two = stablehlo.broadcast_in_dim %two_scalar, dims = [] : (tensor<f32>) -> tensor<4xf32>
@@ -154,14 +160,22 @@ func.func @power_by_constant(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4x
   %minus_one = stablehlo.broadcast_in_dim %difference, dims = [] : (tensor<f32>) -> tensor<4xf32>
   %zero = stablehlo.constant dense<0.0> : tensor<4xf32>
   %three = stablehlo.constant dense<3.0> : tensor<4xf32>
+  %two_and_a_half = stablehlo.constant dense<2.5> : tensor<4xf32>
   %int_two = stablehlo.constant dense<2> : tensor<4xi32>
+  %int_scalar = stablehlo.constant dense<2> : tensor<i32>
+  %converted = stablehlo.convert %int_scalar : (tensor<i32>) -> tensor<f32>
+  %keras_two = stablehlo.broadcast_in_dim %converted, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %bf16_three = stablehlo.constant dense<3.0> : tensor<4xbf16>
   %0 = stablehlo.power %x, %one : tensor<4xf32>
   %1 = stablehlo.power %x, %two : tensor<4xf32>
   %2 = stablehlo.power %x, %minus_one : tensor<4xf32>
   %3 = stablehlo.power %x, %zero : tensor<4xf32>
   %4 = stablehlo.power %x, %three : tensor<4xf32>
-  %5 = stablehlo.power %n, %int_two : tensor<4xi32>
-  func.return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>
+  %5 = stablehlo.power %x, %two_and_a_half : tensor<4xf32>
+  %6 = stablehlo.power %n, %int_two : tensor<4xi32>
+  %7 = stablehlo.power %x, %keras_two : tensor<4xf32>
+  %8 = stablehlo.power %h, %bf16_three : tensor<4xbf16>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xbf16>
 }
 
 // -----

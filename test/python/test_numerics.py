@@ -648,3 +648,18 @@ def test_bfloat16_arithmetic_rounds_after_each_op():
 
     got = np.asarray(stablehlo_tvm.jit(f)(x)).astype(np.float32)
     np.testing.assert_array_equal(got, np.asarray(jax.jit(f)(x)).astype(np.float32))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "bfloat16"])
+@pytest.mark.parametrize("exponent", [2, 3])
+def test_power_by_small_integer_constant(dtype, exponent):
+    # Keras writes ops.power(x, 2) as pow(x, convert(2)); both become
+    # products (XLA rewrites them the same way), bit for bit.
+    x = (np.random.default_rng(exponent).standard_normal((33, 17)) * 4).astype(jnp.dtype(dtype))
+
+    def f(x):
+        return x ** jnp.asarray(exponent).astype(x.dtype), jnp.power(x, exponent)
+
+    got, want = stablehlo_tvm.jit(f)(x), jax.jit(f)(x)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g).astype(np.float64), np.asarray(w).astype(np.float64))

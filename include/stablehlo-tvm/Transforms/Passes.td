@@ -40,8 +40,10 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
       a static dimension a constant (the patterns stablehlo-refine-shapes
       shares);
     - `real` of a real tensor is the tensor, `imag` of one is zeros;
-    - float `power` by a constant 0, 1, 2 or -1 is 1, x, x * x or 1 / x
-      (exact: pow is exact there; C's pow does not vectorize);
+    - float `power` by a constant 0, 1, 2, 3 or -1 (the constant may be a
+      converted integer) is 1, x, x * x, (x * x) * x or 1 / x (exact but
+      for 3, which XLA rewrites the same way but in bf16; C's pow does not
+      vectorize);
     - a `convolution` with `batch_group_count` G becomes one with
       `feature_group_count` G over the lhs with its G batch slices moved
       next to its features;
