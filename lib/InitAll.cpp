@@ -37,7 +37,7 @@ namespace {
   "stablehlo-drop-sharding,stablehlo-lower-quantized,"                          \
   "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
-  "stablehlo-simplify,stablehlo-expose-effects"
+  "stablehlo-widen-bf16-results,stablehlo-simplify,stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"

@@ -650,6 +650,33 @@ def test_bfloat16_arithmetic_rounds_after_each_op():
     np.testing.assert_array_equal(got, np.asarray(jax.jit(f)(x)).astype(np.float32))
 
 
+@pytest.mark.parametrize(
+    "name,f",
+    [
+        ("product", lambda x, y, z: (x * y).astype(jnp.float32)),
+        ("product_plus", lambda x, y, z: (x * y + z).astype(jnp.float32)),
+        ("quotient_exp", lambda x, y, z: jnp.exp(x / (jnp.abs(y) + 1)).astype(jnp.float32)),
+        ("sum_of_products", lambda x, y, z: jnp.sum((x * y).astype(jnp.float32), axis=1)),
+        ("softmax", lambda x, y, z: jax.nn.softmax(x * y, axis=-1).astype(jnp.float32)),
+        # an explicit f32 -> bf16 -> f32 round trip keeps its rounding
+        ("round_trip", lambda x, y, z: (x.astype(jnp.float32) * 3).astype(jnp.bfloat16).astype(jnp.float32)),
+    ],
+)
+def test_bfloat16_result_read_back_as_float32(name, f):
+    # XLA computes bf16 arithmetic in f32 and cancels the rounding to bf16
+    # that a conversion back to f32 follows: mixed-precision models read
+    # their activations back that way for norms and losses.
+    rng = np.random.default_rng(7)
+    x, y, z = ((rng.standard_normal((24, 40)) * 3).astype(jnp.bfloat16) for _ in range(3))
+    got, want = np.asarray(stablehlo_tvm.jit(f)(x, y, z)), np.asarray(jax.jit(f)(x, y, z))
+    if name in ("product", "product_plus", "round_trip"):
+        np.testing.assert_array_equal(got, want)
+    else:
+        # f32's exp and summation order may differ in the last bits; a
+        # rounding to bf16 would be 2**-9 of the values.
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max())
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "bfloat16"])
 @pytest.mark.parametrize("exponent", [2, 3])
 def test_power_by_small_integer_constant(dtype, exponent):

@@ -59,6 +59,22 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
                            "::mlir::stablehlo::StableHLODialect"];
 }
 
+def WidenBF16Results : Pass<"stablehlo-widen-bf16-results", "ModuleOp"> {
+  let summary = "Compute in f32 the bf16 arithmetic whose result is converted to f32";
+  let description = [{
+    A `convert` from bf16 to f32 of bf16 arithmetic (add, subtract,
+    multiply, divide, exp, log, tanh, sqrt, rsqrt, sine, cosine, atan2)
+    becomes that arithmetic on its operands converted to f32. XLA computes
+    bf16 arithmetic in f32, rounding each result to bf16, and cancels a
+    rounding that a conversion back to f32 follows: measured against
+    jax.jit, `convert(x * y)` is the unrounded f32 product, while the
+    operations before the last one and explicit f32 -> bf16 -> f32 round
+    trips keep their rounding. Runs once, after inlining (the operands'
+    conversions it makes must keep theirs).
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def SinkBroadcasts : Pass<"stablehlo-sink-broadcasts", "ModuleOp"> {
   let summary = "Compute elementwise ops on the values their operands broadcast";
   let description = [{
