@@ -2,7 +2,7 @@
 stablehlo_tvm.jit and jax.jit in the same process, checked against each other
 and timed interleaved.
 
-    .venv/bin/pip install -e .[models]          # the libraries the cases use
+    bash scripts/setup.sh models                # the libraries the cases use
     .venv/bin/python benchmarks/models.py       # all cases; writes the table
     .venv/bin/python benchmarks/models.py --only flax_resnet scipy_cg
 

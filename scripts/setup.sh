@@ -3,6 +3,8 @@
 # 22 packages, a virtual environment in .venv with pinned Python packages, and
 # an editable install of stablehlo-to-tvm (C++ library, nanobind module and the
 # stablehlo-to-tvm tool). Idempotent; a second run only rebuilds what changed.
+# `bash scripts/setup.sh models` also installs the model suite's libraries
+# (pyproject's `models` extra, and keras-hub without its TensorFlow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,4 +41,10 @@ echo "setup: building stablehlo-to-tvm"
 export CCACHE_BASEDIR="$PWD" CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 $PY -m pip install -q --no-build-isolation --no-deps -e . \
   -Cbuild-dir=build/py -Ccmake.define.Python_EXECUTABLE="$PWD/$PY"
+if [ "${1:-}" = models ]; then
+  echo "setup: installing the model suite's libraries"
+  mapfile -t MODEL_PACKAGES < <($PY -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["models"]))')
+  $PY -m pip install -q "${MODEL_PACKAGES[@]}"
+  $PY -m pip install -q --no-deps "keras-hub==0.32.0" regex tokenizers
+fi
 echo "setup: done (activate with: source .venv/bin/activate)"
