@@ -4,9 +4,8 @@ benchmarks/models.py times through stablehlo_tvm.jit against jax.jit.
 Each case is a function returning (fun, args): `fun` is
 called as `fun(*args)` with pytrees of arrays, as a user calls a jitted
 function. Libraries are imported inside the cases, so a missing one skips
-its cases only (`pip install -e .[models]` installs them all but keras-hub,
-whose dependencies include TensorFlow: `pip install --no-deps keras-hub
-regex tokenizers` is enough for its backbones).
+its cases only (`bash scripts/setup.sh models` installs them all, keras-hub
+without its TensorFlow dependency: its backbones do not need it).
 """
 
 from __future__ import annotations
@@ -228,16 +227,16 @@ def _keras_backbone(model, inputs):
     return apply, (trainable, non_trainable, inputs)
 
 
-def _keras_hub_backbone(name: str, segments: bool):
+def _keras_hub_backbone(name: str, segments: bool, **config):
     """keras-hub's backbone `name`, two small layers built from config, on
     random token ids."""
     import jax.numpy as jnp
     import keras_hub
 
     batch, length = 4, 64
+    config = config or {"num_heads": 4, "max_sequence_length": length}
     model = getattr(keras_hub.models, name)(
-        vocabulary_size=1000, num_layers=2, num_heads=4, hidden_dim=128, intermediate_dim=256,
-        max_sequence_length=length,
+        vocabulary_size=1000, num_layers=2, hidden_dim=128, intermediate_dim=256, **config
     )
     ids = jnp.asarray(_rng().integers(0, 1000, (batch, length)), jnp.int32)
     inputs = {"token_ids": ids, "padding_mask": jnp.ones_like(ids)}
@@ -252,6 +251,18 @@ def keras_hub_bert():
 
 def keras_hub_gpt2():
     return _keras_hub_backbone("GPT2Backbone", segments=False)
+
+
+def keras_hub_llama():
+    """Grouped-query attention, RoPE, RMSNorm, SwiGLU."""
+    return _keras_hub_backbone("LlamaBackbone", segments=False, num_query_heads=4, num_key_value_heads=2)
+
+
+def keras_hub_gemma():
+    """Gemma's GeGLU, RMSNorm with scale offset and tied embeddings."""
+    return _keras_hub_backbone(
+        "GemmaBackbone", segments=False, num_query_heads=4, num_key_value_heads=1, head_dim=32
+    )
 
 
 def optax_train_step():
@@ -935,6 +946,175 @@ def scipy_linalg_mix():
     return decompositions, (_rng().standard_normal((6, 6)).astype(np.float32),)
 
 
+def haiku_transformer():
+    """A causal two-block Haiku transformer: MultiHeadAttention, LayerNorm,
+    GELU MLP, on random token ids."""
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+
+    vocab, length, width = 512, 64, 128
+
+    def forward(ids):
+        x = hk.Embed(vocab, width)(ids)
+        mask = jnp.tril(jnp.ones((1, 1, length, length), bool))
+        for _ in range(2):
+            y = hk.LayerNorm(-1, True, True)(x)
+            x = x + hk.MultiHeadAttention(4, width // 4, w_init=hk.initializers.VarianceScaling(1.0))(y, y, y, mask)
+            y = hk.LayerNorm(-1, True, True)(x)
+            x = x + hk.Linear(width)(jax.nn.gelu(hk.Linear(4 * width)(y)))
+        return hk.Linear(vocab)(hk.LayerNorm(-1, True, True)(x))
+
+    model = hk.without_apply_rng(hk.transform(forward))
+    ids = jnp.asarray(_rng().integers(0, vocab, (4, length)), jnp.int32)
+    return model.apply, (model.init(jax.random.key(0), ids), ids)
+
+
+def nnx_transformer_train_step():
+    """A Flax NNX transformer block's training step through nnx.split/merge:
+    attention, LayerNorm, MLP, cross-entropy, optax adam. Attention without
+    biases: the key bias's gradient is zero but for rounding, and Adam turns
+    that rounding into full steps of either sign."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from flax import nnx
+
+    class Model(nnx.Module):
+        def __init__(self, rngs):
+            self.embed = nnx.Embed(256, 64, rngs=rngs)
+            self.attention = nnx.MultiHeadAttention(4, 64, decode=False, use_bias=False, rngs=rngs)
+            self.norm1, self.norm2 = nnx.LayerNorm(64, rngs=rngs), nnx.LayerNorm(64, rngs=rngs)
+            self.up, self.down = nnx.Linear(64, 256, rngs=rngs), nnx.Linear(256, 64, rngs=rngs)
+            self.head = nnx.Linear(64, 256, rngs=rngs)
+
+        def __call__(self, ids):
+            x = self.embed(ids)
+            x = x + self.attention(self.norm1(x), mask=nnx.make_causal_mask(ids))
+            x = x + self.down(jax.nn.gelu(self.up(self.norm2(x))))
+            return self.head(x)
+
+    graph, params = nnx.split(Model(nnx.Rngs(0)))
+    optimizer = optax.adam(1e-3)
+    state = optimizer.init(params)
+    ids = jnp.asarray(_rng().integers(0, 256, (8, 32)), jnp.int32)
+
+    def step(params, state, ids):
+        def loss(params):
+            logits = nnx.merge(graph, params)(ids[:, :-1])
+            return optax.softmax_cross_entropy_with_integer_labels(logits, ids[:, 1:]).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, state = optimizer.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    return step, (params, state, ids)
+
+
+def per_example_gradients():
+    """Per-example gradient norms of an MLP's loss (jax.vmap of jax.grad), as
+    differentially private training clips them."""
+    import jax
+    import jax.numpy as jnp
+
+    rng = _rng()
+    params = {
+        "w1": jnp.asarray(rng.standard_normal((64, 128)) * 0.1, jnp.float32),
+        "b1": jnp.zeros(128, jnp.float32),
+        "w2": jnp.asarray(rng.standard_normal((128, 10)) * 0.1, jnp.float32),
+    }
+    x = jnp.asarray(rng.standard_normal((64, 64)), jnp.float32)
+    y = jnp.asarray(rng.integers(0, 10, 64), jnp.int32)
+
+    def loss(params, x, y):
+        logits = jnp.tanh(x @ params["w1"] + params["b1"]) @ params["w2"]
+        return -jax.nn.log_softmax(logits)[y]
+
+    def clipped_mean_gradient(params, x, y):
+        grads = jax.vmap(jax.grad(loss), (None, 0, 0))(params, x, y)
+        norms = jnp.sqrt(sum(jnp.sum(g.reshape(g.shape[0], -1) ** 2, 1) for g in jax.tree.leaves(grads)))
+        scale = jnp.minimum(1.0, 1.0 / norms)
+        return jax.tree.map(lambda g: jnp.mean(g * scale.reshape((-1,) + (1,) * (g.ndim - 1)), 0), grads)
+
+    return clipped_mean_gradient, (params, x, y)
+
+
+def optax_lion_scan():
+    """Twenty optax Lion steps with a warmup-cosine schedule, inside
+    jax.lax.scan, on an MLP regression."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    rng = _rng()
+    params = [jnp.asarray(rng.standard_normal(shape) * 0.1, jnp.float32) for shape in [(16, 64), (64,), (64, 1)]]
+    x = jnp.asarray(rng.standard_normal((128, 16)), jnp.float32)
+    y = jnp.sin(x.sum(1, keepdims=True))
+    schedule = optax.warmup_cosine_decay_schedule(0.0, 1e-3, 5, 20)
+    optimizer = optax.lion(schedule)
+
+    def loss(params):
+        w1, b1, w2 = params
+        return jnp.mean((jax.nn.relu(x @ w1 + b1) @ w2 - y) ** 2)
+
+    def train(params):
+        def step(carry, _):
+            params, state = carry
+            value, grads = jax.value_and_grad(loss)(params)
+            updates, state = optimizer.update(grads, state, params)
+            return (optax.apply_updates(params, updates), state), value
+
+        (params, _), losses = jax.lax.scan(step, (params, optimizer.init(params)), None, length=20)
+        return params, losses
+
+    return train, (params,)
+
+
+def blackjax_hmc():
+    """Ten blackjax HMC steps (8 leapfrog steps each) on a logistic
+    regression posterior."""
+    import blackjax
+    import jax
+    import jax.numpy as jnp
+
+    rng = _rng()
+    features = jnp.asarray(rng.standard_normal((200, 8)), jnp.float32)
+    labels = jnp.asarray(rng.integers(0, 2, 200), jnp.float32)
+
+    def log_density(w):
+        logits = features @ w
+        return jnp.sum(labels * logits - jax.nn.softplus(logits)) - 0.5 * jnp.sum(w**2)
+
+    hmc = blackjax.hmc(log_density, step_size=0.05, inverse_mass_matrix=jnp.ones(8), num_integration_steps=8)
+
+    def sample(position, key):
+        def one(state, key):
+            state, _ = hmc.step(key, state)
+            return state, state.position
+
+        _, positions = jax.lax.scan(one, hmc.init(position), jax.random.split(key, 10))
+        return positions
+
+    return sample, (jnp.zeros(8, jnp.float32), jax.random.key_data(jax.random.key(1)))
+
+
+def keras_lstm():
+    """A Keras LSTM text classifier's forward pass over 40 steps."""
+    import jax.numpy as jnp
+    import keras
+
+    model = keras.Sequential(
+        [
+            keras.Input((40,), dtype="int32"),
+            keras.layers.Embedding(1000, 64),
+            keras.layers.LSTM(64),
+            keras.layers.Dense(4),
+        ]
+    )
+    ids = jnp.asarray(_rng().integers(0, 1000, (16, 40)), jnp.int32)
+    return _keras_backbone(model, ids)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -944,6 +1124,8 @@ CASES = [
     Case("keras_cnn", "model", keras_cnn),
     Case("keras_hub_bert", "model", keras_hub_bert),
     Case("keras_hub_gpt2", "model", keras_hub_gpt2),
+    Case("keras_hub_llama", "model", keras_hub_llama),
+    Case("keras_hub_gemma", "model", keras_hub_gemma),
     Case("equinox_mlp", "model", equinox_mlp),
     Case("mixed_precision_mlp", "model", mixed_precision_mlp, rtol=5e-2),
     Case("int8_mlp", "quantized", int8_mlp, rtol=1e-2),
@@ -974,4 +1156,10 @@ CASES = [
     Case("optax_lbfgs", "solver", optax_lbfgs, loops=True),
     Case("equinox_attention_gru", "model", equinox_attention_gru, loops=True),
     Case("scipy_linalg_mix", "solver", scipy_linalg_mix),
+    Case("haiku_transformer", "model", haiku_transformer),
+    Case("nnx_transformer_train_step", "training", nnx_transformer_train_step),
+    Case("per_example_gradients", "training", per_example_gradients),
+    Case("optax_lion_scan", "training", optax_lion_scan, loops=True),
+    Case("blackjax_hmc", "sampler", blackjax_hmc, loops=True),
+    Case("keras_lstm", "loop", keras_lstm, loops=True),
 ]
