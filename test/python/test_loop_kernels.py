@@ -86,6 +86,47 @@ def test_executed_stores_counts_each_store_once_per_iteration():
     assert executed_stores(kernel) == 4 * 8 + 8 * 2
 
 
+
+def test_executed_stores_counts_a_reduction_once_per_element_it_writes():
+    from stablehlo_tvm.cpu.tir_walk import executed_stores
+
+    @T.prim_func(s_tir=True)
+    def matmul(a: T.Buffer((16, 64), "float32"), b: T.Buffer((64, 32), "float32"), c: T.Buffer((16, 32), "float32")):
+        for i, j, k in T.grid(16, 32, 64):
+            with T.sblock("c"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    c[vi, vj] = T.float32(0)
+                c[vi, vj] = c[vi, vj] + a[vi, vk] * b[vk, vj]
+
+    # the update once per element, the init once per element
+    assert executed_stores(matmul) == 2 * 16 * 32
+
+
+def test_a_recurrent_loop_of_small_matmuls_is_one_kernel():
+    """An LSTM step's two 16 x 64 x 256 products: 260,000 multiply-adds an
+    iteration but 8K elements written, so dispatch matters and the loop is
+    one PrimFunc."""
+
+    def f(xs, w, u, b):
+        def step(carry, x):
+            h, c = carry
+            z = x @ w + h @ u + b
+            i, g, o, forget = jnp.split(z, 4, axis=-1)
+            c = jax.nn.sigmoid(forget) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jax.nn.sigmoid(o) * jnp.tanh(c)
+            return (h, c), h
+
+        zeros = jnp.zeros((16, 64), jnp.float32)
+        return lax.scan(step, (zeros, zeros), xs)[1]
+
+    xs, w, u, b = random_args([((40, 16, 64), "float32"), ((64, 256), "float32"), ((64, 256), "float32"), ((256,), "float32")])
+    args = xs, w / 8, u / 8, b  # weights scaled as initializers do: 40 steps stay out of saturation
+    mod, outcome = _lowered(f, *args)
+    assert outcome["loops_left"] == {}, outcome["loops_left"]
+    assert len(_kernels(mod)) == 1
+    assert_matches_jax(f, *args)
+
 def test_nested_loops_and_branches_become_one_kernel():
     def f(x):
         def outer(i, c):

@@ -44,10 +44,12 @@ from .tir_walk import executed_stores
 
 _log = logging.getLogger(__name__)
 
-# A loop stays in the VM when its kernels store this many elements a call
+# A loop stays in the VM when its kernels write this many elements a call
 # on average (~16 us of work each, against ~2 us of dispatch), or this
 # many in all per iteration: LLVM's time on one function grows faster than
-# its size, and such bodies gain little from being one.
+# its size, and such bodies gain little from being one. A reduction counts
+# the elements it writes: an LSTM step's 16 x 64 x 256 products are 4K
+# elements, and its loop ran 1.9x faster as one function.
 _HEAVY_KERNEL_STORES = 1 << 15
 _HEAVY_ITERATION_STORES = 1 << 22
 _CALL_TIR_OPS = (tvm.ir.Op.get("relax.call_tir"), tvm.ir.Op.get("relax.call_tir_inplace"))
@@ -120,7 +122,7 @@ def _heavy_kernels(mod: tvm.IRModule, names) -> str | None:
                     work.append(executed_stores(kernel))
     total = sum(work)
     if work and (total >= _HEAVY_KERNEL_STORES * len(work) or total >= _HEAVY_ITERATION_STORES):
-        return f"its {len(work)} kernels store {total} elements an iteration, {total // len(work)} a call on average: dispatching them is a small part of the work"
+        return f"its {len(work)} kernels write {total} elements an iteration, {total // len(work)} a call on average: dispatching them is a small part of the work"
     return None
 
 

@@ -37,30 +37,37 @@ def has_reduction(func: tirx.PrimFunc) -> bool:
 
 
 def executed_stores(func: tirx.PrimFunc) -> int:
-    """About how many element stores one call of `func` makes: each store
-    once per iteration of the loops around it (a loop of unknown extent or
-    a While counted once, the longer branch of an if). A measure of a
-    kernel's work per call."""
+    """About how many elements one call of `func` writes: each store once
+    per iteration of the loops around it (a loop of unknown extent or a
+    While counted once, the longer branch of an if), a reduction's update
+    once per element it writes rather than once per term it adds. A
+    measure of the memory a kernel's call writes, and so of its work
+    beyond the arithmetic of its reductions."""
 
-    def walk(node) -> int:
+    def walk(node) -> float:
         if isinstance(node, tirx.BufferStore):
-            return 1
+            return 1.0
         if isinstance(node, tirx.For):
             extent = int(node.extent) if isinstance(node.extent, tirx.IntImm) else 1
             return extent * walk(node.body)
         if isinstance(node, tirx.SeqStmt):
             return sum(walk(stmt) for stmt in node.seq)
         if isinstance(node, tirx.IfThenElse):
-            return max(walk(node.then_case), walk(node.else_case) if node.else_case is not None else 0)
+            return max(walk(node.then_case), walk(node.else_case) if node.else_case is not None else 0.0)
         if isinstance(node, s_tir.SBlockRealize):
             return walk(node.block)
         if isinstance(node, s_tir.SBlock):
-            return walk(node.body) + (walk(node.init) if node.init is not None else 0)
+            terms = 1
+            for var in node.iter_vars:
+                if var.iter_type == tirx.IterVar.CommReduce and isinstance(var.dom.extent, tirx.IntImm):
+                    terms *= max(int(var.dom.extent), 1)
+            # the loops around a block run its reduction's terms too
+            return (walk(node.body) + (walk(node.init) if node.init is not None else 0.0)) / terms
         if isinstance(node, (tirx.While, tirx.AttrStmt)):
             return walk(node.body)
-        return 0
+        return 0.0
 
-    return walk(func.body)
+    return round(walk(func.body))
 
 
 def store_of(block) -> tirx.BufferStore | None:
