@@ -497,3 +497,29 @@ def test_a_rule_bug_is_raised_under_strict_rules_and_skipped_otherwise(monkeypat
         schedule.first_rule_schedule(func, None, [Broken()])
     monkeypatch.delenv("STABLEHLO_TVM_STRICT_RULES")
     assert schedule.first_rule_schedule(func, None, [Broken()]) is None
+
+
+def test_a_flatten_before_a_product_is_a_view_not_a_fused_copy():
+    """A normalization and ReLU flattened into a classifier: the flatten
+    stays out of the element-wise kernel (which would copy its result
+    through division and modulo indices) and becomes a view; a reshape
+    that an element-wise kernel reads still fuses into it."""
+    from stablehlo_tvm.cpu import resolve_target
+
+    def f(x, g, w):
+        y = jax.nn.relu(x * jax.lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-5) * g)
+        flat = y.reshape(y.shape[0], -1)
+        return flat @ w, jnp.tanh(y.reshape(-1, 8) + 1.0)
+
+    args = random_args([((4, 6, 6, 16), "float32"), ((16,), "float32"), ((576, 10), "float32")])
+    with resolve_target(None) as target:
+        mod = fuse(stablehlo_tvm.import_stablehlo(jax.jit(f).lower(*args)), target)
+    names = [g.name_hint for g, func in mod.functions_items() if isinstance(func, tvm.tirx.PrimFunc)]
+    views = [n for n in names if n.endswith("_view")]
+    assert len(views) == 1, names
+    fused = [n for n in names if n.startswith("fused_") and "rsqrt" in n]
+    assert fused and not any(n.endswith("reshape") or re.search(r"reshape\d*$", n) for n in fused), names
+    # the reshape the tanh reads is fused with it
+    assert any("reshape" in n and "tanh" in n for n in names), names
+    # 576-term sums: summation order moves the last bits
+    assert_matches_jax(f, *args, rtol=1e-4, atol=1e-5)

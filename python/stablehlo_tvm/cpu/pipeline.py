@@ -23,6 +23,7 @@ def fusion_passes(blas="loops") -> list:
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
     from .scalar_operands import ScalarOperands
+    from .trailing_reshapes import TrailingReshapesAsViews
 
     products = {"relax.matmul", "relax.nn.conv2d"}  # convolutions become products
     return [
@@ -39,6 +40,7 @@ def fusion_passes(blas="loops") -> list:
         relax.transform.DeadCodeElimination(),  # the transposes a product, and broadcasts an operator, no longer read
         relax.transform.LegalizeOps(bfloat16_legalizations()),
         relax.transform.AnnotateTIROpPattern(),
+        TrailingReshapesAsViews,
         _fuse_ops_bounded,
         relax.transform.FuseTIR(),
         relax.transform.DeadCodeElimination(),
