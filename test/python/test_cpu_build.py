@@ -360,6 +360,35 @@ def test_nhwc_convolution_takes_patches_of_whole_pixels():
     assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("channels", [32, 16, 3])
+def test_int8_nhwc_patches_are_vectorized_along_whole_kernel_positions(channels):
+    # With AVX-512, int8 vectors are 64 lanes: along q = 3 x 3 x 32 = 288
+    # the schedule would take 48, splitting kernel positions (gathered lane
+    # by lane), so the patches get an axis of kernel positions and one of
+    # channels; 16 channels' 48 lanes are three whole positions and stay
+    # one axis, and so do 3 channels (27 = 9 x 3: too few to vectorize).
+    from stablehlo_tvm.cpu.rule import divisor_at_most
+    from stablehlo_tvm.cpu.target import vector_lanes
+
+    split = channels % 8 == 0 and divisor_at_most(9 * channels, vector_lanes(host_target(), 8)) % channels != 0
+    if vector_lanes(host_target(), 8) == 64:
+        assert split == (channels == 32)
+    x = np.random.default_rng(channels).integers(-100, 100, (2, 10, 10, channels)).astype(np.int8)
+    w = np.random.default_rng(1).integers(-100, 100, (3, 3, channels, 8)).astype(np.int8)
+
+    def conv(x, w):
+        return jax.lax.conv_general_dilated(
+            x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), preferred_element_type=jnp.int32
+        )
+
+    with host_target():
+        fused = _fused(ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))))
+    (im2col,) = [f for g, f in fused.functions_items() if "im2col" in g.name_hint]
+    (shape,) = re.findall(r"patches: T\.Buffer\(\(((?:T\.int64\(\d+\)(?:, )?)+)\)", im2col.script())
+    assert shape.count("T.int64") == (4 if split else 3), shape
+    got = stablehlo_tvm.build(jax.jit(conv).lower(x, w))(x, w)
+    np.testing.assert_array_equal(got, np.asarray(jax.jit(conv)(x, w)))
+
 def test_matmul_packs_a_by_row_tiles():
     # A (row-major in K) is repacked [I / 8, K, 8]: a K step's broadcasts
     # are adjacent instead of a row (here 1 KiB) apart.
