@@ -483,8 +483,54 @@ TIR_PIPELINE = "stablehlo_tvm"
 
 
 def _tir_pipeline():
-    pipeline, finalize_host, finalize_device = tvm.tirx.get_tir_pipeline("default")
-    return pipeline, (lambda: _linking_formulas(finalize_host)), finalize_device
+    _, finalize_host, finalize_device = tvm.tirx.get_tir_pipeline("default")
+    return _cpu_lowering(), (lambda: _linking_formulas(finalize_host)), finalize_device
+
+
+def _cpu_lowering():
+    """TVM's default TIR lowering for a CPU: without the passes for GPU
+    threads, shared memory and tensor cores, which find nothing here, and
+    without HoistIfThenElse and the RemoveNoOp after it (LLVM unswitches
+    loops and drops dead code itself). A diffrax loop kernel of 992
+    statements lowered in 3.2 s, 1.5 s of them in those: two RemoveNoOp
+    runs of 0.5 s each and a StmtSimplify inside the hoisting. Builds
+    measured A/B: a diffrax gradient 8.7 -> 7.7 s, array statistics 3.2 ->
+    1.8 s, the rest unchanged; run times unchanged."""
+    from tvm import s_tir
+
+    @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPULowering")
+    def lowering(mod: tvm.IRModule, ctx) -> tvm.IRModule:
+        config = ctx.config
+        passes = [
+            s_tir.transform.CanonicalizeLoop(),
+            s_tir.transform.LowerInitBlock(),
+            s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
+            s_tir.transform.ConvertBlocksToOpaque(),
+            s_tir.transform.CompactBufferAllocation(),
+            s_tir.transform.LowerMatchBuffer(),
+            s_tir.transform.StmtSimplify(),
+            s_tir.transform.LowerOpaqueBlock(),
+            tirx.transform.FlattenBuffer(),
+            tirx.transform.BF16ComputeLegalize(),
+            tirx.transform.NarrowDataType(32),
+            s_tir.transform.LoopPartition(),
+            tirx.transform.VectorizeLoop(not bool(config.get("tirx.disable_vectorize", False))),
+            tirx.transform.StorageRewrite(),
+            tirx.transform.UnrollLoop(),
+            tirx.transform.StmtSimplify(),
+            s_tir.transform.RewriteUnsafeSelect(),
+            tirx.transform.CommonSubexprElim(),
+            tirx.transform.FP8ComputeLegalize(),
+            tirx.transform.VerifyMemory(),
+            tirx.transform.AnnotateEntryFunc(),
+            tirx.transform.SplitHostDevice(),
+            tirx.transform.MakePackedAPI(),
+            tirx.transform.FP8StorageLegalize(),
+            tirx.transform.BF16StorageLegalize(),
+        ]
+        return tvm.transform.Sequential(passes)(mod)
+
+    return lowering
 
 
 _REGISTERED = False
