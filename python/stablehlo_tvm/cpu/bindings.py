@@ -25,6 +25,27 @@ def bound_values(expr):
         yield from bound_values(expr.body)
 
 
+def var_bindings(expr) -> list:
+    """The variable bindings of `expr`, in branches too, as a list: a walk
+    of the bindings alone with a stack (structural_walk's visit of every
+    node, or generators nested as deep as diffrax's branches, took 0.1 s
+    of a large build)."""
+    found, pending = [], [expr]
+    while pending:
+        expr = pending.pop()
+        if isinstance(expr, relax.SeqExpr):
+            for block in expr.blocks:
+                for binding in block.bindings:
+                    if isinstance(binding, relax.VarBinding):
+                        found.append(binding)
+                        if isinstance(binding.value, (relax.If, relax.SeqExpr)):
+                            pending.append(binding.value)
+            pending.append(expr.body)
+        elif isinstance(expr, relax.If):
+            pending += [expr.true_branch, expr.false_branch]
+    return found
+
+
 def module_bound_values(mod: tvm.IRModule):
     """`bound_values` of every Relax function of `mod`."""
     for func in mod.functions.values():

@@ -19,7 +19,7 @@ import tvm
 from tvm import relax, tirx
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .bindings import rewrite_functions
+from .bindings import rewrite_functions, var_bindings
 
 _CALL_TIR = tvm.ir.Op.get("relax.call_tir")
 # relay's OpPatternKind: injective kernels fuse into their readers; from
@@ -34,27 +34,6 @@ def _pattern(mod: tvm.IRModule, gvar) -> int | None:
     if not isinstance(func, tirx.PrimFunc) or func.attrs is None or "op_pattern" not in func.attrs:
         return None
     return int(func.attrs["op_pattern"])
-
-
-def _var_bindings(expr) -> list:
-    """The variable bindings of `expr`, in branches too: a walk of the
-    bindings alone, with a stack (structural_walk's visit of every node, or
-    generators nested as deep as the branches, took 0.1 s of a diffrax
-    gradient's build)."""
-    found, pending = [], [expr]
-    while pending:
-        expr = pending.pop()
-        if isinstance(expr, relax.SeqExpr):
-            for block in expr.blocks:
-                for binding in block.bindings:
-                    if isinstance(binding, relax.VarBinding):
-                        found.append(binding)
-                        if isinstance(binding.value, (relax.If, relax.SeqExpr)):
-                            pending.append(binding.value)
-            pending.append(expr.body)
-        elif isinstance(expr, relax.If):
-            pending += [expr.true_branch, expr.false_branch]
-    return found
 
 
 def _trailing_reshapes(mod: tvm.IRModule) -> tuple[set, set]:
@@ -86,7 +65,7 @@ def _trailing_reshapes(mod: tvm.IRModule) -> tuple[set, set]:
     for gvar, func in mod.functions_items():
         if isinstance(func, relax.Function):
             before = set(reshapes)
-            for node in _var_bindings(func.body):
+            for node in var_bindings(func.body):
                 binding(node)
             defined_in.update((var, gvar) for var in reshapes.keys() - before)
     trailing = {var for var in reshapes if var not in fused_readers}
