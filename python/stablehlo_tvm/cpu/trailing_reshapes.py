@@ -39,11 +39,11 @@ def _pattern(mod: tvm.IRModule, gvar) -> int | None:
 def _trailing_reshapes(mod: tvm.IRModule) -> tuple[set, set]:
     """The variables bound to reshapes no fusing kernel reads, and the
     functions binding them."""
-    reshapes: dict = {}  # variable -> the reshape's PrimFunc
+    reshapes: dict = {}  # variable -> the Relax function binding it
     fused_readers: set = set()
     patterns: dict = {}  # callee -> (op_pattern, whether a reshape)
 
-    def binding(node) -> None:
+    def binding(node, function) -> None:
         value = node.value
         if not (isinstance(value, relax.Call) and value.op.same_as(_CALL_TIR)):
             return
@@ -54,22 +54,19 @@ def _trailing_reshapes(mod: tvm.IRModule) -> tuple[set, set]:
             known = patterns[callee] = (pattern, pattern == _INJECTIVE and relax.analysis.has_reshape_pattern(mod[callee]))
         pattern, reshape = known
         if reshape:
-            reshapes[node.var] = callee
+            reshapes[node.var] = function
         if pattern is not None and pattern < _OUT_ELEMWISE_FUSABLE:
             operands = value.args[1]
             for operand in operands.fields if isinstance(operands, relax.Tuple) else [operands]:
                 if isinstance(operand, relax.Var):
                     fused_readers.add(operand)
 
-    defined_in: dict = {}  # variable -> the Relax function binding it
     for gvar, func in mod.functions_items():
         if isinstance(func, relax.Function):
-            before = set(reshapes)
             for node in var_bindings(func.body):
-                binding(node)
-            defined_in.update((var, gvar) for var in reshapes.keys() - before)
+                binding(node, gvar)
     trailing = {var for var in reshapes if var not in fused_readers}
-    return trailing, {defined_in[var] for var in trailing}
+    return trailing, {reshapes[var] for var in trailing}
 
 
 @mutator
