@@ -262,7 +262,6 @@ std::optional<APFloat> splatFloat(Value value, int depth = 0) {
     if (!target)
       return std::nullopt;
     const llvm::fltSemantics &semantics = target.getFloatSemantics();
-    bool lost = false;
     DenseIntElementsAttr integers;
     if (matchPattern(convert.getOperand(), m_Constant(&integers))) {
       if (!integers.isSplat() || integers.getElementType().isInteger(1))
@@ -274,6 +273,7 @@ std::optional<APFloat> splatFloat(Value value, int depth = 0) {
       return result;
     }
     std::optional<APFloat> operand = splatFloat(convert.getOperand(), depth + 1);
+    bool lost = false;
     if (operand)
       operand->convert(semantics, APFloat::rmNearestTiesToEven, &lost);
     return operand;
@@ -303,8 +303,8 @@ std::optional<APFloat> splatFloat(Value value, int depth = 0) {
 /// Float power by a constant 0, 1, 2, 3 or -1 (see splatFloat): 1, x, x * x,
 /// (x * x) * x, 1 / x. Exact but for 3 (pow is correctly rounded there,
 /// and pow(x, 0) is 1 even for NaN); XLA rewrites pow(x, 3) but in bf16 to
-/// the same two products, measured bit for bit. C's pow is a scalar libm call per element
-/// where these vectorize.
+/// the same two products, measured bit for bit. C's pow is a scalar libm
+/// call per element where these vectorize.
 struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(stablehlo::PowOp op,

@@ -86,7 +86,6 @@ def test_executed_stores_counts_each_store_once_per_iteration():
     assert executed_stores(kernel) == 4 * 8 + 8 * 2
 
 
-
 def test_executed_stores_counts_a_reduction_once_per_element_it_writes():
     from stablehlo_tvm.cpu.tir_walk import executed_stores
 
@@ -126,6 +125,7 @@ def test_a_recurrent_loop_of_small_matmuls_is_one_kernel():
     assert outcome["loops_left"] == {}, outcome["loops_left"]
     assert len(_kernels(mod)) == 1
     assert_matches_jax(f, *args)
+
 
 def test_nested_loops_and_branches_become_one_kernel():
     def f(x):
