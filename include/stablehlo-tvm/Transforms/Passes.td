@@ -75,6 +75,28 @@ def WidenBF16Results : Pass<"stablehlo-widen-bf16-results", "ModuleOp"> {
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 
+def SplitLongSums : Pass<"stablehlo-split-long-sums", "ModuleOp"> {
+  let summary = "Sum long float reductions in blocks, then the blocks' sums";
+  let description = [{
+    A float `reduce` whose body adds, over statically shaped dimensions
+    holding at least 256 elements per result, becomes sums of sums, each
+    the original's init value only at the last (the others start from -0):
+    - reduced dimensions in separate runs: the last run first;
+    - one run across rows (the last dimension kept): its dimensions one at
+      a time, the last first; a single long one as [blocks, ~32] (a divisor
+      of its length in [16, 64], else padded with -0 to blocks of 32);
+    - everything reduced: all but the first dimension first; a vector of
+      2048 or more as rows of a few hundred (a divisor that is a multiple of
+      16, else padded to rows of 512);
+    each sum made is split again while long enough. Rows summed along
+    memory with a leading dimension kept stay one sum: the CPU build sums
+    them by vector lanes. XLA's CPU compiler sums in blocks of 32; summed
+    in one sequence of N additions, batch statistics and bias gradients
+    were measured 20-75x further from the exact sum than XLA's.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def SinkBroadcasts : Pass<"stablehlo-sink-broadcasts", "ModuleOp"> {
   let summary = "Compute elementwise ops on the values their operands broadcast";
   let description = [{
