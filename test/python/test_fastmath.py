@@ -96,6 +96,31 @@ def test_float64_exp_ulp_error():
     assert ulps[worst] <= 1, f"exp({grid[worst]!r}) = {got[worst]!r}, want {want[worst]!r}"
 
 
+@pytest.mark.parametrize("name,fn,reference,max_ulp", [("log", jnp.log, np.log, 1), ("log1p", jnp.log1p, np.log1p, 2)])
+def test_float64_log_ulp_error(name, fn, reference, max_ulp):
+    """Against x87 long double: every binade, the subnormals, around 1, and
+    the boundaries of the mantissa range (sqrt(2)) and of the normals."""
+    grid = np.concatenate(
+        [
+            np.geomspace(5e-324, 1.7e308, 200001),
+            np.linspace(0.5, 2.0, 100001),
+            1 + np.linspace(-1e-6, 1e-6, 20001),
+            [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 2.2250738585072014e-308, 2.225073858507201e-308],
+            [np.sqrt(2), np.nextafter(np.sqrt(2), 3), np.nextafter(np.sqrt(2), 0)],
+        ]
+    )
+    got = stablehlo_tvm.build(jax.jit(fn).lower(grid))(grid)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = reference(grid.astype(np.longdouble))
+    rounded = want.astype(np.float64)
+    same = (got == rounded) | (np.isnan(got) & np.isnan(rounded))
+    spacing = np.spacing(np.maximum(np.abs(rounded), np.finfo(np.float64).tiny)).astype(np.longdouble)
+    with np.errstate(invalid="ignore"):
+        ulps = np.where(same, 0.0, np.abs(got.astype(np.longdouble) - want) / spacing).astype(np.float64)
+    worst = int(np.argmax(ulps))
+    assert ulps[worst] <= max_ulp, f"{name}({grid[worst]!r}) = {got[worst]!r}, want {rounded[worst]!r}"
+
+
 def test_gelu_matches_jax():
     x = np.random.default_rng(0).standard_normal((64, 256)).astype(np.float32) * 3
     for approximate in (False, True):

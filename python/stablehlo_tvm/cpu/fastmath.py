@@ -1,5 +1,5 @@
-"""Vectorizable float32 exp, log, tanh and erf, and float64 exp, for LLVM
-CPU targets.
+"""Vectorizable float32 exp, log, tanh and erf, and float64 exp and log,
+for LLVM CPU targets.
 
 TVM lowers these intrinsics to libm calls (erf, and exp and log once
 vectorized: LLVM splits a vector exp into scalar expf calls) or to a fast
@@ -12,9 +12,12 @@ accurate to a few ULP (test/python/test_fastmath.py measures it):
   exponent bits in two factors so that results down to the subnormals are
   reached.
 - log: x = 2^e m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23
-  first), f = m - 1, s = f / (2 + f) and log m = 2 atanh(s) =
-  f - (f^2/2 - s (f^2/2 + R(s^2))) with R the atanh series to s^8
-  (truncation below 1e-9), plus e ln 2 in two parts.
+  or 2^52 first), f = m - 1, s = f / (2 + f) and log m = 2 atanh(s) =
+  f - (f^2/2 - s (f^2/2 + R(s^2))) with R the atanh series to s^8 in
+  float32 (truncation below 1e-9), to s^22 in float64 (below 1e-19), plus
+  e ln 2 in two parts (the low one added before f). float64: 0.75 ULP at
+  most, and log1p over it 2; vectorized, where libm's log was a call per
+  lane (f32 lgamma, computed in float64, calls it four times).
 - tanh: x + x^3 R(x^2) for |x| < 0.625, else 1 - 2 / (e^{2|x|} + 1).
 - erf: x (2/sqrt(pi) + x^2 R(x^2)) for |x| < 1, else 1 - e^{-x^2} erfcx(|x|)
   with erfcx a rational function of |x|; 1 beyond 4. (R, rational, carries
@@ -60,30 +63,32 @@ _LN2_LOW = -2.12194440054690582767878541824e-4
 _EXP_MAX = 88.72283172607421875  # the largest float32 x with finite e^x
 _EXP_MIN = -103.972084045410156  # below it e^x rounds to 0
 
-_MIN_NORMAL = 2.0**-126
-_SQRT2_BITS = 0x3FB504F3  # the float32 bits of sqrt(2)
-
-
 class _Precision:
-    """What exp needs to know of a float format."""
+    """What exp and log need to know of a float format: `degree` of exp's
+    Taylor polynomial, `log_terms` of log's atanh series after s."""
 
-    def __init__(self, bits, mantissa, bias, exp_max, exp_min, degree, float_ir, int_ir):
+    def __init__(self, bits, mantissa, bias, exp_max, exp_min, degree, log_terms, float_ir, int_ir):
         self.bits, self.mantissa, self.bias = bits, mantissa, bias
-        self.exp_max, self.exp_min, self.degree = exp_max, exp_min, degree
+        self.exp_max, self.exp_min, self.degree, self.log_terms = exp_max, exp_min, degree, log_terms
         self.float_ir, self.int_ir = float_ir, int_ir
+        # The bits of sqrt(2) in this format, where log's mantissa range ends.
+        packed = struct.pack("<f" if bits == 32 else "<d", math.sqrt(2))
+        self.sqrt2_bits = struct.unpack("<I" if bits == 32 else "<Q", packed)[0]
 
 
 _PRECISIONS = {
-    32: _Precision(32, 23, 127, _EXP_MAX, _EXP_MIN, 7, "float", "i32"),
+    # log: s^2 <= 0.0295 on [sqrt(1/2), sqrt(2)); the series' remainder after
+    # 4 terms is below 1e-9, after 11 below 1e-19.
+    32: _Precision(32, 23, 127, _EXP_MAX, _EXP_MIN, 7, 4, "float", "i32"),
     # Largest finite e^x, smallest x whose e^x is not 0 (the subnormals);
     # degree 13 leaves the Taylor remainder below 5e-18 on |r| <= ln 2 / 2.
-    64: _Precision(64, 52, 1023, 709.782712893383973096, -745.1332191019412, 13, "double", "i64"),
+    64: _Precision(64, 52, 1023, 709.782712893383973096, -745.1332191019412, 13, 11, "double", "i64"),
 }
 
 EXPANDED = ("exp", "log", "tanh", "erf")
-# The float64 formulas (the others keep TVM's lowering: libm's log, erf, ...
-# are already faster than XLA's on float64).
-EXPANDED_F64 = ("exp",)
+# The float64 formulas (the others keep TVM's lowering: libm's erf, tanh,
+# ... are already faster than XLA's on float64).
+EXPANDED_F64 = ("exp", "log")
 
 
 class _Formulas:
@@ -131,20 +136,23 @@ class _Formulas:
         return self.select(x != x, x, result)
 
     def log(self, x):
+        p = self.precision
         x = self.name(x)
-        subnormal = self.name(x < self.c(_MIN_NORMAL))
-        bits = self.name(self.as_int(self.select(subnormal, x * self.c(2.0**23), x)))
-        e = self.shift_right(bits, self.i(23)) - self.select(subnormal, self.i(127 + 23), self.i(127))
-        m = self.name(self.bit_or(self.bit_and(bits, self.i(0x7FFFFF)), self.i(0x3F800000)))
-        above = self.name(m > self.i(_SQRT2_BITS))
-        f = self.name(self.as_float(self.select(above, m - self.i(1 << 23), m)) - self.c(1.0))
+        subnormal = self.name(x < self.c(2.0 ** (1 - p.bias)))
+        bits = self.name(self.as_int(self.select(subnormal, x * self.c(2.0**p.mantissa), x)))
+        e = self.shift_right(bits, self.i(p.mantissa)) - self.select(subnormal, self.i(p.bias + p.mantissa), self.i(p.bias))
+        m = self.name(self.bit_or(self.bit_and(bits, self.i((1 << p.mantissa) - 1)), self.i(p.bias << p.mantissa)))
+        above = self.name(m > self.i(p.sqrt2_bits))
+        f = self.name(self.as_float(self.select(above, m - self.i(1 << p.mantissa), m)) - self.c(1.0))
         ef = self.name(self.to_float(self.select(above, e + self.i(1), e)))
         s = self.name(f / (self.c(2.0) + f))
         z = self.name(s * s)
-        series = z * self.polynomial([2 / 3, 2 / 5, 2 / 7, 2 / 9], z)
+        series = z * self.polynomial([2 / (2 * k + 1) for k in range(1, p.log_terms + 1)], z)
         half_square = self.name(self.c(0.5) * f * f)
-        log_m = f - (half_square - s * (half_square + series))
-        result = ef * self.c(_LN2_HIGH) + (log_m + ef * self.c(_LN2_LOW))
+        # log m = f - (f^2/2 - s (f^2/2 + R)), with e ln 2's low part added
+        # before f: one rounding less where e ln 2 and log m cancel.
+        low = s * (half_square + series) + ef * self.c(_LN2_LOW)
+        result = ef * self.c(_LN2_HIGH) - ((half_square - low) - f)
         result = self.select(x == self.c(0.0), self.c(-math.inf), result)
         result = self.select(x < self.c(0.0), self.c(math.nan), result)
         result = self.select(x == self.c(math.inf), x, result)
