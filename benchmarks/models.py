@@ -11,6 +11,9 @@ hangs is a row of the table, not the end of the run. Per case: JAX's
 lowering time, the import time, the TVM build time, XLA's compile time, and the
 median per-call time of each over `--repeat` rounds, XLA and TVM back to
 back in every round. ratio = XLA time / TVM time (above 1: TVM is faster).
+"VM ms" is the bare VirtualMachine call on argument tensors made once, in
+the same rounds: what the callable adds to it (argument checks and
+conversion, results as numpy) is the call overhead.
 Writes benchmarks/results/models.{json,md} and, unless --only is given, the
 table into docs/performance.md between its model-suite markers.
 """
@@ -93,7 +96,7 @@ def run_case(name: str, repeat: int) -> dict:
     fast = stablehlo_tvm.jit(fun)
     staged = fast.lower(*args)  # the same lowering and import, staged
     start = time.perf_counter()
-    staged.compile()  # later calls of this signature run this build
+    compiled_call = staged.compile()  # later calls of this signature run this build
     row["build_s"] = time.perf_counter() - start
     got = fast(*args)
     want = xla(*args)
@@ -105,17 +108,32 @@ def run_case(name: str, repeat: int) -> dict:
     def run_tvm():
         fast(*args)
 
+    run_vm = _bare_vm(compiled_call, args)
+
     once = max(min(_per_call(run_xla, 1), _per_call(run_tvm, 1)), 1e-6)
     n = max(1, min(1000, int(0.05 / once)))
-    times = {"xla": [], "tvm": []}
+    times = {"xla": [], "tvm": [], "vm": []}
     for _ in range(repeat):
-        for side, run in (("xla", run_xla), ("tvm", run_tvm)):
+        for side, run in (("xla", run_xla), ("tvm", run_tvm), ("vm", run_vm)):
             time.sleep(_SETTLE_S)
             times[side].append(_per_call(run, n))
     row["xla_ms"] = statistics.median(times["xla"]) * 1e3
     row["tvm_ms"] = statistics.median(times["tvm"]) * 1e3
+    row["vm_ms"] = statistics.median(times["vm"]) * 1e3
     row["ratio"] = row["xla_ms"] / row["tvm_ms"]
     return row
+
+
+def _bare_vm(compiled_call, args):
+    """The VM function of the build called on its argument tensors, made
+    once and left on the device, as are its results."""
+    import jax
+
+    from stablehlo_tvm.jit import _arguments
+
+    entry = compiled_call._entry
+    leaves = _arguments(entry, jax.tree_util.tree_leaves(args))
+    return entry.compiled.runner(*leaves)
 
 
 def _child(name: str, repeat: int, timeout: float, environment: dict | None = None) -> dict:
@@ -141,25 +159,29 @@ def _geomean(values) -> float:
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| case | family | XLA ms | TVM ms | ratio | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| case | family | XLA ms | TVM ms | ratio | VM ms | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "skipped" in r:
-            lines.append(f"| {r['case']} | | | | | | | | | skipped: {r['skipped']} |")
+            lines.append(f"| {r['case']} | | | | | | | | | | skipped: {r['skipped']} |")
             continue
         if "error" in r:
-            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | fails: {r['error'][:160]} |")
+            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | | fails: {r['error'][:160]} |")
             continue
         agrees = "yes" if r["agree"] else "**no**"
         lines.append(
-            f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | "
+            f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | {r['vm_ms']:.3f} | "
             f"{r['lower_s']:.1f} | {r['import_s']:.1f} | {r['build_s']:.1f} | {r['xla_compile_s']:.1f} | "
             f"{agrees} ({r['max_rel_error']:.1e}) |"
         )
     ok = [r for r in rows if "error" not in r and "skipped" not in r]
     loops = [r for r in ok if r["loops"]]
     build_ratio = _geomean([r["build_s"] / max(r["xla_compile_s"], 1e-3) for r in ok])
+    # What a call adds to the bare VM call: a fraction, and microseconds.
+    over = [(r["tvm_ms"] / r["vm_ms"] - 1, (r["tvm_ms"] - r["vm_ms"]) * 1e3, r["case"]) for r in ok]
+    thin = sum(f <= 0.10 or us <= 20 for f, us, _ in over)
+    worst = max(over, default=(math.nan, math.nan, ""))
     lines += [
         "",
         f"{len(ok)} of {len(rows) - sum('skipped' in r for r in rows)} cases ran; {sum(r['agree'] for r in ok)} agree with XLA. "
@@ -167,6 +189,9 @@ def table(rows: list[dict]) -> str:
         f"{_geomean([r['ratio'] for r in loops]):.2f}), lowest {min((r['ratio'] for r in ok), default=float('nan')):.2f}; "
         f"geomean build time {build_ratio:.1f}x XLA's compile time, longest import + build "
         f"{max((r['import_s'] + r['build_s'] for r in ok), default=float('nan')):.0f} s.",
+        "",
+        f"Call overhead over the bare VM call: median {statistics.median(f for f, _, _ in over) * 100 if over else math.nan:.0f}%; "
+        f"{thin} of {len(over)} calls within 10% or 20 us of it; the most {worst[0] * 100:.0f}% ({worst[1]:.0f} us, {worst[2]}).",
     ]
     return "\n".join(lines)
 
