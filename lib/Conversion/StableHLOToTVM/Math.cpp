@@ -278,16 +278,6 @@ Value fractionalPart(MathBuilder &m, Value x) {
   return m.binary<tvm::SubtractOp>(x, nearest);
 }
 
-/// sum c_k u^k by Horner's rule.
-Value polynomial(MathBuilder &m, ArrayRef<double> c, Value u) {
-  Value sum = m.constant(c.back());
-  for (double k : llvm::reverse(c.drop_back())) {
-    Value scaled = m.binary<tvm::MultiplyOp>(sum, u);
-    sum = m.binary<tvm::AddOp>(scaled, m.constant(k));
-  }
-  return sum;
-}
-
 /// sin(pi t) and cos(pi t) for |t| <= 1/2 (t a fractionalPart) by their
 /// Taylor series in (pi t)^2 <= 2.47 to the 23rd and 24th powers (the
 /// remainders are below 1e-18): polynomials that vectorize, where a vector
@@ -302,8 +292,8 @@ std::pair<Value, Value> emitSinCosPi(MathBuilder &m, Value t) {
   cosine.insert(cosine.begin(), 1.0);
   Value x = m.binary<tvm::MultiplyOp>(m.constant(M_PI), t);
   Value u = m.binary<tvm::MultiplyOp>(x, x);
-  Value sin = m.binary<tvm::MultiplyOp>(x, polynomial(m, sine, u));
-  return {sin, polynomial(m, cosine, u)};
+  Value sin = m.binary<tvm::MultiplyOp>(x, emitPolynomial(m, sine, u));
+  return {sin, emitPolynomial(m, cosine, u)};
 }
 
 /// lgamma(2 + t) for |t| <= 1/2: (1 - gamma) t + sum (-1)^k (zeta(k) - 1)
