@@ -254,17 +254,33 @@ def _arguments(entry: _Entry, leaves: list) -> list:
     if entry.kept is not None:
         leaves = [leaves[i] for i in entry.kept]
     if entry.key_arguments:
-        import jax
-
         leaves = list(leaves)
         for i in entry.key_arguments:
-            leaves[i] = jax.random.key_data(leaves[i])
+            leaves[i] = _key_data(leaves[i])
     return leaves
 
 
+def _key_data(key):
+    """A typed key's data: the array the key wraps where it has one
+    (jax.random.key_data binds a primitive, about 60 us a call: most of a
+    sampler step's call through this module)."""
+    data = getattr(key, "_base_array", None)
+    if type(data).__name__ == "ArrayImpl":
+        return data
+    import jax
+
+    return jax.random.key_data(key)
+
+
+# jax arrays and typed keys: immutable, so a call repeating them by
+# identity repeats their argument tensors.
+_JAX_ARRAY_TYPES = ("ArrayImpl", "PRNGKeyArray")
+
+
 def _tensors_of_jax_arrays(entry: _Entry, leaves: list) -> list | None:
-    """The argument tensors when every leaf is a jax array, else None."""
-    if not leaves or any(type(leaf).__name__ != "ArrayImpl" for leaf in leaves):
+    """The argument tensors when every leaf is a jax array (or typed key),
+    else None."""
+    if not leaves or any(type(leaf).__name__ not in _JAX_ARRAY_TYPES for leaf in leaves):
         return None
     return entry.compiled.tensors_for(entry.compiled.entry, _arguments(entry, leaves), cast=True)
 
