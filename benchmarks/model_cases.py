@@ -1115,6 +1115,219 @@ def keras_lstm():
     return _keras_backbone(model, ids)
 
 
+def keras_mobilenet():
+    """keras.applications.MobileNetV2 (alpha 0.5, 96 x 96): depthwise convs."""
+    import jax.numpy as jnp
+    import keras
+
+    model = keras.applications.MobileNetV2(input_shape=(96, 96, 3), alpha=0.5, weights=None, classes=10)
+    return _keras_backbone(model, jnp.asarray(_rng().standard_normal((4, 96, 96, 3)), jnp.float32))
+
+
+def keras_hub_vit():
+    import jax.numpy as jnp
+    import keras_hub
+
+    model = keras_hub.models.ViTBackbone(
+        image_shape=(32, 32, 3), patch_size=8, num_layers=2, num_heads=4, hidden_dim=64, mlp_dim=128
+    )
+    return _keras_backbone(model, jnp.asarray(_rng().standard_normal((4, 32, 32, 3)), jnp.float32))
+
+
+def flax_batchnorm_train_step():
+    """A Flax linen CNN's SGD step in training mode: batch statistics
+    updated (mutable collection), dropout from a key."""
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x, train):
+            for features in (16, 32):
+                x = nn.Conv(features, (3, 3), use_bias=False)(x)
+                x = nn.relu(nn.BatchNorm(use_running_average=not train)(x))
+                x = nn.avg_pool(x, (2, 2), (2, 2))
+            x = nn.Dropout(0.1, deterministic=not train)(x.mean((1, 2)))
+            return nn.Dense(10)(x)
+
+    model = Net()
+    x = jnp.asarray(_rng().standard_normal((16, 28, 28, 3)), jnp.float32)
+    y = jnp.asarray(_rng().integers(0, 10, 16), jnp.int32)
+    variables = model.init({"params": jax.random.key(0), "dropout": jax.random.key(1)}, x, True)
+    optimizer = optax.sgd(0.1, momentum=0.9)
+
+    def step(params, batch_stats, opt_state, x, y, key):
+        def loss(p):
+            logits, updates = model.apply(
+                {"params": p, "batch_stats": batch_stats}, x, True, mutable=["batch_stats"],
+                rngs={"dropout": jax.random.wrap_key_data(key)},
+            )
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), updates
+
+        (value, updates), grads = jax.value_and_grad(loss, has_aux=True)(params)
+        changes, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, changes), updates["batch_stats"], opt_state, value
+
+    params = variables["params"]
+    key = jax.random.key_data(jax.random.key(2))
+    return step, (params, variables["batch_stats"], optimizer.init(params), x, y, key)
+
+
+def equinox_cnn_train_step():
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    a, b, c = jax.random.split(jax.random.key(0), 3)
+    model = eqx.nn.Sequential(
+        [
+            eqx.nn.Conv2d(1, 8, 3, key=a),
+            eqx.nn.Lambda(jax.nn.relu),
+            eqx.nn.MaxPool2d(2, 2),
+            eqx.nn.Conv2d(8, 16, 3, key=b),
+            eqx.nn.Lambda(jax.nn.relu),
+            eqx.nn.Lambda(jnp.ravel),
+            eqx.nn.Linear(16 * 9 * 9, 10, key=c),
+        ]
+    )
+    params, static = eqx.partition(model, eqx.is_array)
+    optimizer = optax.adam(1e-3)
+
+    def loss(params, x, y):
+        logits = jax.vmap(eqx.combine(params, static))(x)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+    def step(params, opt_state, x, y):
+        value, grads = jax.value_and_grad(loss)(params, x, y)
+        changes, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, changes), opt_state, value
+
+    x = jnp.asarray(_rng().standard_normal((32, 1, 24, 24)), jnp.float32)
+    y = jnp.asarray(_rng().integers(0, 10, 32), jnp.int32)
+    return step, (params, optimizer.init(params), x, y)
+
+
+def jraph_graph_network():
+    """Two jraph GraphNetwork blocks (edge, node and global MLPs from Haiku)."""
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+    import jraph
+
+    nodes, edges = 64, 256
+    r = _rng()
+    graph = jraph.GraphsTuple(
+        nodes=jnp.asarray(r.standard_normal((nodes, 16)), jnp.float32),
+        edges=jnp.asarray(r.standard_normal((edges, 8)), jnp.float32),
+        senders=jnp.asarray(r.integers(0, nodes, edges), jnp.int32),
+        receivers=jnp.asarray(r.integers(0, nodes, edges), jnp.int32),
+        n_node=jnp.array([nodes]),
+        n_edge=jnp.array([edges]),
+        globals=jnp.zeros((1, 4), jnp.float32),
+    )
+
+    def network(graph):
+        for _ in range(2):
+            block = jraph.GraphNetwork(
+                update_edge_fn=jraph.concatenated_args(hk.nets.MLP([32, 32])),
+                update_node_fn=jraph.concatenated_args(hk.nets.MLP([32, 32])),
+                update_global_fn=jraph.concatenated_args(hk.nets.MLP([16])),
+            )
+            graph = block(graph)
+        return graph.globals
+
+    model = hk.without_apply_rng(hk.transform(network))
+    return model.apply, (model.init(jax.random.key(0), graph), graph)
+
+
+def diffrax_sde():
+    """Euler-Maruyama over a virtual Brownian tree, 100 steps."""
+    import diffrax
+    import jax
+    import jax.numpy as jnp
+
+    def solve(y0, key):
+        brownian = diffrax.VirtualBrownianTree(0.0, 1.0, tol=1e-3, shape=(8,), key=jax.random.wrap_key_data(key))
+        terms = diffrax.MultiTerm(
+            diffrax.ODETerm(lambda t, y, args: -y),
+            diffrax.ControlTerm(lambda t, y, args: 0.3 * jnp.eye(8), brownian),
+        )
+        solution = diffrax.diffeqsolve(
+            terms, diffrax.Euler(), 0.0, 1.0, 0.01, y0, saveat=diffrax.SaveAt(t1=True), max_steps=200
+        )
+        return solution.ys
+
+    return solve, (jnp.ones(8, jnp.float32), jax.random.key_data(jax.random.key(0)))
+
+
+def scipy_bfgs_logistic():
+    """Logistic regression fitted by jax.scipy.optimize.minimize (BFGS)."""
+    import jax.numpy as jnp
+    from jax.scipy.optimize import minimize
+
+    r = _rng()
+    x = jnp.asarray(r.standard_normal((200, 10)), jnp.float32)
+    y = jnp.asarray(r.integers(0, 2, 200), jnp.float32)
+
+    def fit(w0, x, y):
+        def loss(w):
+            logits = x @ w
+            return jnp.mean(jnp.logaddexp(0.0, logits) - y * logits) + 0.01 * jnp.sum(w * w)
+
+        result = minimize(loss, w0, method="BFGS", options={"maxiter": 100})
+        return result.x, result.fun
+
+    return fit, (jnp.zeros(10, jnp.float32), x, y)
+
+
+def numpyro_nuts():
+    """Five steps of numpyro's own NUTS kernel on a Bayesian logistic regression."""
+    import jax
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer import NUTS
+
+    x = jnp.asarray(_rng().standard_normal((100, 5)), jnp.float32)
+    y = (x @ jnp.arange(5.0) > 0).astype(jnp.float32)
+
+    def model(x, y):
+        w = numpyro.sample("w", dist.Normal(0, 1).expand([5]))
+        numpyro.sample("y", dist.Bernoulli(logits=x @ w), obs=y)
+
+    kernel = NUTS(model)
+    state = kernel.init(jax.random.key(0), 10, None, (x, y), {})
+
+    def sample(state):
+        def one(state, _):
+            state = kernel.sample(state, (x, y), {})
+            return state, state.z["w"]
+
+        return jax.lax.scan(one, state, None, length=5)[1]
+
+    return sample, (state,)
+
+
+def scipy_special_functions():
+    """jax.scipy.special and stats over 65,536 values: lgamma, digamma,
+    erf, xlogy, log-densities, logsumexp, i0e, the incomplete beta."""
+    import jax.numpy as jnp
+    import jax.scipy.special as special
+    import jax.scipy.stats as stats
+
+    def f(x):
+        return (
+            special.gammaln(x) + special.digamma(x) + special.erf(x - 2) + special.xlogy(x, x)
+            + stats.norm.logpdf(x) + stats.gamma.logpdf(x, 2.0) + special.logsumexp(x, axis=1, keepdims=True)
+            + special.i0e(x) + special.betainc(2.0, 3.0, x / 6)
+        )
+
+    return f, (jnp.asarray(_rng().uniform(0.1, 5, (256, 256)), jnp.float32),)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -1162,4 +1375,13 @@ CASES = [
     Case("optax_lion_scan", "training", optax_lion_scan, loops=True),
     Case("blackjax_hmc", "sampler", blackjax_hmc, loops=True),
     Case("keras_lstm", "loop", keras_lstm, loops=True),
+    Case("keras_mobilenet", "model", keras_mobilenet),
+    Case("keras_hub_vit", "model", keras_hub_vit),
+    Case("flax_batchnorm_train_step", "training", flax_batchnorm_train_step),
+    Case("equinox_cnn_train_step", "training", equinox_cnn_train_step),
+    Case("jraph_graph_network", "model", jraph_graph_network),
+    Case("diffrax_sde", "solver", diffrax_sde, loops=True),
+    Case("scipy_bfgs_logistic", "solver", scipy_bfgs_logistic, loops=True),
+    Case("numpyro_nuts", "sampler", numpyro_nuts, loops=True),
+    Case("scipy_special_functions", "data", scipy_special_functions),
 ]
