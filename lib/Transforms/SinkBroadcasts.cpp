@@ -36,7 +36,11 @@ struct ElementwiseOfBroadcasts : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0 ||
+    // select and clamp also take rank-0 operands (not Elementwise ops);
+    // with every operand of the result's shape they are elementwise.
+    bool elementwise = op->hasTrait<OpTrait::Elementwise>() ||
+                       isa<stablehlo::SelectOp, stablehlo::ClampOp>(op);
+    if (!elementwise || op->getNumRegions() != 0 ||
         op->getNumResults() != 1 || op->getNumOperands() == 0 ||
         !isa_and_nonnull<stablehlo::StableHLODialect, chlo::CHLODialect>(
             op->getDialect()))

@@ -37,3 +37,23 @@ func.func @broadcasts_that_stay(%v: tensor<4xf32>, %m: tensor<4x4xf32>) -> tenso
   %3 = stablehlo.multiply %2, %m : tensor<4x4xf32>
   func.return %3 : tensor<4x4xf32>
 }
+
+// -----
+
+// select and clamp of broadcasts (JAX's remainder and floor_divide helpers
+// choose between broadcast loop counters) are computed on the scalars.
+// CHECK-LABEL: func.func @select_and_clamp_of_broadcasts
+// CHECK: %[[S:.*]] = stablehlo.select %arg0, %arg1, %{{.*}} : tensor<i1>, tensor<i32>
+// CHECK: %[[C:.*]] = stablehlo.clamp %{{.*}}, %[[S]], %{{.*}} : tensor<i32>
+// CHECK: %[[B:.*]] = stablehlo.broadcast_in_dim %[[C]], dims = [] : (tensor<i32>) -> tensor<8x8xi32>
+// CHECK: return %[[B]]
+func.func @select_and_clamp_of_broadcasts(%p: tensor<i1>, %i: tensor<i32>) -> tensor<8x8xi32> {
+  %0 = stablehlo.broadcast_in_dim %p, dims = [] : (tensor<i1>) -> tensor<8x8xi1>
+  %1 = stablehlo.broadcast_in_dim %i, dims = [] : (tensor<i32>) -> tensor<8x8xi32>
+  %2 = stablehlo.constant dense<1> : tensor<8x8xi32>
+  %3 = stablehlo.select %0, %1, %2 : tensor<8x8xi1>, tensor<8x8xi32>
+  %4 = stablehlo.constant dense<0> : tensor<8x8xi32>
+  %5 = stablehlo.constant dense<7> : tensor<8x8xi32>
+  %6 = stablehlo.clamp %4, %3, %5 : tensor<8x8xi32>
+  func.return %6 : tensor<8x8xi32>
+}

@@ -100,8 +100,9 @@ def SplitLongSums : Pass<"stablehlo-split-long-sums", "ModuleOp"> {
 def SinkBroadcasts : Pass<"stablehlo-sink-broadcasts", "ModuleOp"> {
   let summary = "Compute elementwise ops on the values their operands broadcast";
   let description = [{
-    An elementwise op whose operands are all `broadcast_in_dim`s of equally
-    shaped values with one dimension mapping, or splat constants, becomes
+    An elementwise op (select and clamp included) whose operands are all
+    `broadcast_in_dim`s of equally shaped values with one dimension
+    mapping, or splat constants, becomes
     the op on those values, broadcast once: the same elements, each
     computed once. JAX writes such ops wherever a loop counter or a scalar
     meets a tensor (`broadcast(i) % broadcast(2)`); in a loop body each was
