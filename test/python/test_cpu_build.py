@@ -65,6 +65,31 @@ def test_every_function_of_an_mlp_is_scheduled():
     assert_matches_jax(mlp, x, w1, w2, rtol=1e-4, atol=1e-5)
 
 
+def test_scalar_formulas_are_scheduled_without_the_block_analysis(monkeypatch):
+    # A log-density's lgamma and digamma on scalars fuse into functions of a
+    # hundred scalar blocks; the element-wise rule takes them as they are
+    # (tir_walk.scalar_blocks), the same schedule normalize_prim_func's
+    # analysis gives, at a fraction of its time.
+    from stablehlo_tvm.cpu import elementwise
+    from stablehlo_tvm.cpu.tir_walk import has_reduction, scalar_blocks
+
+    def log_density(a, b):
+        return jax.scipy.special.gammaln(a + b) - jax.scipy.special.gammaln(a) + jax.scipy.special.digamma(b) * a
+
+    args = (np.float32(2.5), np.float32(0.7))
+    fused = _fused(stablehlo_tvm.import_stablehlo(jax.jit(jax.grad(log_density, (0, 1))).lower(*args)))
+    scalar = [f for _, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc) and not has_reduction(f) and scalar_blocks(f)]
+    assert scalar and max(scalar_blocks(f) for f in scalar) >= 20
+    with host_target():
+        fast = [elementwise.Elementwise().apply(f, host_target(), False) for f in scalar]
+        monkeypatch.setattr(elementwise, "scalar_blocks", lambda f: None)
+        analyzed = [elementwise.Elementwise().apply(f, host_target(), False) for f in scalar]
+    for a, b in zip(fast, analyzed):
+        assert a is not None and b is not None
+        tvm.ir.assert_structural_equal(a.mod, b.mod)
+    assert_matches_jax(jax.grad(log_density, (0, 1)), *args, rtol=1e-5)
+
+
 @pytest.mark.parametrize(
     "a_shape,b_shape",
     [

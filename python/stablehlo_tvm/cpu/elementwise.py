@@ -10,6 +10,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.target import Target
 
 from .rule import CPURule
+from .tir_walk import scalar_blocks
 from .unchecked import UncheckedSchedule
 
 
@@ -19,11 +20,21 @@ class Elementwise(CPURule):
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
         sch = UncheckedSchedule(func)
-        blocks = normalize_prim_func(sch)
-        if blocks is None or not blocks or not all(b.is_injective() for b in blocks):
-            return None
-        remaining = self.inline_all(sch, [b.block_rv for b in blocks[:-1]])
-        last = blocks[-1].block_rv
+        # Scalar blocks are already in the normal form: normalize_prim_func
+        # would take a third of a second to say so for a scalar formula of
+        # a hundred blocks (lgamma's gradient in a log-density).
+        count = scalar_blocks(func)
+        if count:
+            blocks = list(sch.get_child_blocks(sch.get_sblock(func.body.block.name_hint)))
+            if len(blocks) != count:
+                return None
+        else:
+            infos = normalize_prim_func(sch)
+            if not infos or not all(b.is_injective() for b in infos):
+                return None
+            blocks = [b.block_rv for b in infos]
+        remaining = self.inline_all(sch, blocks[:-1])
+        last = blocks[-1]
         dtype = sch.get(last).writes[0].source.dtype if sch.get(last).writes else "float32"
         lanes = self.lanes(target, dtype)
         self.schedule_with_output(sch, remaining, last, lanes)

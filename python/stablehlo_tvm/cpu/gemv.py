@@ -15,7 +15,7 @@ from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.cpu import GEMV
 from tvm.target import Target
 
-from .tir_walk import loop_in_vectorized_loop
+from .tir_walk import block_counts, loop_in_vectorized_loop
 
 # A product, its bias, activation and casts.
 _MAX_BLOCKS = 8
@@ -26,6 +26,9 @@ class MatrixVector(GEMV):
     needs_reduction = True
 
     def apply(self, func: tirx.PrimFunc, target: Target, tunable: bool):
+        count, reductions = block_counts(func)  # before the analysis
+        if count > _MAX_BLOCKS or reductions != 1:
+            return None
         blocks = normalize_prim_func(s_tir.Schedule(func))
         if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:
             return None

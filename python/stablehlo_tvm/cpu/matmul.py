@@ -18,6 +18,7 @@ from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
 from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
+from .tir_walk import block_counts
 from .unchecked import UncheckedSchedule
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
@@ -36,6 +37,8 @@ class Matmul(CPURule):
     needs_reduction = True
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
+        if block_counts(func)[1] != 1:  # one product (before the analysis)
+            return None
         sch = UncheckedSchedule(func)
         blocks = normalize_prim_func(sch)
         if blocks is None:

@@ -36,6 +36,50 @@ def has_reduction(func: tirx.PrimFunc) -> bool:
     return tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, check)], order="pre") is not None
 
 
+def block_counts(func: tirx.PrimFunc) -> tuple[int, int]:
+    """How many blocks `func` has below its root, and how many of them
+    reduce: what rules can check before normalize_prim_func's analysis."""
+    blocks, reductions = [-1], [0]  # the root is a block too
+
+    def seen(block):
+        blocks[0] += 1
+        if block.init is not None or any(v.iter_type == tirx.IterVar.CommReduce for v in block.iter_vars):
+            reductions[0] += 1
+
+    tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, seen)])
+    return blocks[0], reductions[0]
+
+
+def scalar_blocks(func: tirx.PrimFunc) -> int | None:
+    """How many blocks the root block of `func` holds when each is a
+    spatial block of a scalar outside any loop (its axes of extent 1 bound
+    to 0, no predicate); None otherwise. Such a function is in the form
+    dlight's normalize_prim_func gives (there is no index to simplify),
+    which that analysis confirms at about 3 ms a block: a scalar formula
+    (lgamma's gradient in a log-density) is a hundred blocks."""
+    root = func.body
+    if not isinstance(root, s_tir.SBlockRealize):
+        return None
+    body = root.block.body
+    nests = body.seq if isinstance(body, tirx.SeqStmt) else [body]
+    for nest in nests:
+        if not isinstance(nest, s_tir.SBlockRealize) or not (isinstance(nest.predicate, tirx.IntImm) and nest.predicate.value == 1):
+            return None
+        block = nest.block
+        if block.init is not None:
+            return None
+        for var, value in zip(block.iter_vars, nest.iter_values):
+            if var.iter_type != tirx.IterVar.DataPar or not _is_one(var.dom.extent):
+                return None
+            if not (isinstance(value, tirx.IntImm) and value.value == 0):
+                return None
+    return len(nests)
+
+
+def _is_one(extent) -> bool:
+    return isinstance(extent, tirx.IntImm) and extent.value == 1
+
+
 def executed_stores(func: tirx.PrimFunc) -> int:
     """About how many elements one call of `func` writes: each store once
     per iteration of the loops around it (a loop of unknown extent or a
