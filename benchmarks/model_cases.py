@@ -1328,6 +1328,150 @@ def scipy_special_functions():
     return f, (jnp.asarray(_rng().uniform(0.1, 5, (256, 256)), jnp.float32),)
 
 
+def numpyro_special_log_density_grad():
+    """A numpyro model's potential energy and gradient with Gamma, Poisson,
+    Dirichlet, StudentT and Beta sites (lgamma, digamma, betaln)."""
+    import jax
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer.util import initialize_model
+
+    counts = jnp.asarray(_rng().poisson(3.0, (200,)), jnp.int32)
+    proportions = jnp.asarray(_rng().dirichlet(np.ones(4), 50), jnp.float32)
+
+    def model(counts, proportions):
+        rate = numpyro.sample("rate", dist.Gamma(2.0, 1.0))
+        numpyro.sample("counts", dist.Poisson(rate), obs=counts)
+        concentration = numpyro.sample("concentration", dist.Gamma(jnp.ones(4), 1.0))
+        numpyro.sample("proportions", dist.Dirichlet(concentration), obs=proportions)
+        nu = numpyro.sample("nu", dist.Gamma(2.0, 0.1))
+        numpyro.sample("first", dist.StudentT(nu, 0.0, 1.0), obs=proportions[:, 0])
+        b = numpyro.sample("b", dist.Beta(2.0, 2.0))
+        numpyro.sample("second", dist.Beta(b * 5, (1 - b) * 5), obs=proportions[:, 1])
+
+    info = initialize_model(jax.random.key(0), model, model_args=(counts, proportions))
+    return jax.value_and_grad(info.potential_fn), (info.param_info.z,)
+
+
+def jax_random_gamma_beta_dirichlet():
+    """jax.random's gamma, beta and Dirichlet draws (rejection loops)."""
+    import jax
+    import jax.numpy as jnp
+
+    def draw(key, a):
+        k1, k2, k3 = jax.random.split(jax.random.wrap_key_data(key), 3)
+        return (
+            jax.random.gamma(k1, a, (1000,) + a.shape).mean(0),
+            jax.random.beta(k2, a, 2.0, (1000,) + a.shape).mean(0),
+            jax.random.dirichlet(k3, jnp.ones(5), (500,)).mean(0),
+        )
+
+    return draw, (jax.random.key_data(jax.random.key(0)), jnp.asarray([0.5, 1.0, 3.0, 10.0], jnp.float32))
+
+
+def keras_resnet50():
+    import jax.numpy as jnp
+    import keras
+
+    model = keras.applications.ResNet50(input_shape=(64, 64, 3), weights=None, classes=10)
+    return _keras_backbone(model, jnp.asarray(_rng().standard_normal((2, 64, 64, 3)), jnp.float32))
+
+
+def mixture_of_experts_top2():
+    """Top-2 routing over eight experts (lax.top_k, softmax gates, gather)."""
+    import jax
+    import jax.numpy as jnp
+
+    r = _rng()
+
+    def layer(x, gate, experts):
+        values, chosen = jax.lax.top_k(x @ gate, 2)
+        weights = jax.nn.softmax(values, -1)
+        outputs = jnp.einsum("td,edh->teh", x, experts)
+        picked = jnp.take_along_axis(outputs, chosen[:, :, None], axis=1)
+        return (picked * weights[:, :, None]).sum(1)
+
+    return layer, (
+        jnp.asarray(r.standard_normal((256, 64)), jnp.float32),
+        jnp.asarray(r.standard_normal((64, 8)) * 0.1, jnp.float32),
+        jnp.asarray(r.standard_normal((8, 64, 128)) * 0.1, jnp.float32),
+    )
+
+
+def remat_mlp_train_step():
+    """A residual GELU MLP's SGD step with jax.checkpoint on every block."""
+    import jax
+    import jax.numpy as jnp
+
+    r = _rng()
+    weights = [jnp.asarray(r.standard_normal((256, 256)) * 0.05, jnp.float32) for _ in range(6)]
+
+    @jax.checkpoint
+    def block(w, h):
+        return jax.nn.gelu(h @ w) + h
+
+    def loss(weights, x):
+        for w in weights:
+            x = block(w, x)
+        return jnp.mean(x**2)
+
+    def step(weights, x):
+        value, grads = jax.value_and_grad(loss)(weights, x)
+        return [w - 0.01 * g for w, g in zip(weights, grads)], value
+
+    return step, (weights, jnp.asarray(r.standard_normal((128, 256)), jnp.float32))
+
+
+def scipy_expm_lu():
+    """jax.scipy.linalg expm, lu_factor/lu_solve and solve_triangular."""
+    import jax.numpy as jnp
+    import jax.scipy.linalg as linalg
+
+    def f(a, b):
+        lu = linalg.lu_factor(a + 4 * jnp.eye(32))
+        return linalg.expm(a), linalg.lu_solve(lu, b), linalg.solve_triangular(jnp.triu(a) + 4 * jnp.eye(32), b)
+
+    r = _rng()
+    return f, (jnp.asarray(r.standard_normal((32, 32)) * 0.3, jnp.float32), jnp.asarray(r.standard_normal((32, 4)), jnp.float32))
+
+
+def flax_float16_mlp():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            for _ in range(3):
+                x = nn.gelu(nn.Dense(256, dtype=jnp.float16)(x))
+            return nn.LayerNorm(dtype=jnp.float16)(x)
+
+    model = MLP()
+    x = jnp.asarray(_rng().standard_normal((64, 128)), jnp.float16)
+    return model.apply, (model.init(jax.random.key(0), x), x)
+
+
+def linear_recurrence_associative_scan():
+    """A diagonal linear recurrence h_t = a_t h_(t-1) + b_t by
+    lax.associative_scan over 1,024 steps (state-space models)."""
+    import jax
+    import jax.numpy as jnp
+
+    def recurrence(a, b):
+        def combine(x, y):
+            return x[0] * y[0], y[0] * x[1] + y[1]
+
+        return jax.lax.associative_scan(combine, (a, b), axis=1)[1]
+
+    r = _rng()
+    return recurrence, (
+        jnp.asarray(r.uniform(0.8, 1.0, (8, 1024, 64)), jnp.float32),
+        jnp.asarray(r.standard_normal((8, 1024, 64)), jnp.float32),
+    )
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -1384,4 +1528,12 @@ CASES = [
     Case("scipy_bfgs_logistic", "solver", scipy_bfgs_logistic, loops=True),
     Case("numpyro_nuts", "sampler", numpyro_nuts, loops=True),
     Case("scipy_special_functions", "data", scipy_special_functions),
+    Case("numpyro_special_log_density_grad", "sampler", numpyro_special_log_density_grad),
+    Case("jax_random_gamma_beta_dirichlet", "sampler", jax_random_gamma_beta_dirichlet, loops=True),
+    Case("keras_resnet50", "model", keras_resnet50),
+    Case("mixture_of_experts_top2", "model", mixture_of_experts_top2),
+    Case("remat_mlp_train_step", "training", remat_mlp_train_step),
+    Case("scipy_expm_lu", "solver", scipy_expm_lu),
+    Case("flax_float16_mlp", "model", flax_float16_mlp, rtol=5e-2),
+    Case("linear_recurrence_associative_scan", "model", linear_recurrence_associative_scan),
 ]
