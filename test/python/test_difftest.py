@@ -5,6 +5,8 @@ fixes it led to, each as a program compared with XLA or jax.jit."""
 
 from __future__ import annotations
 
+import json
+
 import jax
 import jax.numpy as jnp
 import ml_dtypes
@@ -358,3 +360,23 @@ def test_unsigned_subtraction_and_integer_chains_in_map_bodies():
       return %0 : tensor<6xi16>
     }"""
     _against_xla(chain, np.array([-3, -1, 0, 1, 15, -32768], np.int16))
+
+
+def test_runs_in_pieces_merge_into_one_report(tmp_path):
+    from stablehlo_tvm.difftest.__main__ import main
+
+    pieces = []
+    for k, statuses in enumerate([["pass", "explained"], ["mismatch", "pass"]]):
+        path = tmp_path / f"results{k}.jsonl"
+        rows = [
+            {"index": 2 * k + i, "family": "add", "detail": "", "types": ["f32"], "status": s, "message": "m" if s != "pass" else ""}
+            for i, s in enumerate(statuses)
+        ]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        pieces.append(str(path))
+    assert main(["--seed", "7", "--merge", *pieces, "--out", str(tmp_path / "out")]) == 1  # one mismatch
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "4 generated programs (seed 7)" in report
+    assert "2 exactly or within 3 ULP, 1 with every difference explained; 1 mismatch" in report
+    with pytest.raises(SystemExit, match="more than one"):
+        main(["--seed", "7", "--merge", pieces[0], pieces[0], "--out", str(tmp_path / "again")])

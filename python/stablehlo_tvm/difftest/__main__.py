@@ -81,6 +81,28 @@ def write_report(results: list[dict], path: str, seed: int) -> None:
         f.write("\n".join(lines) + "\n")
 
 
+def merge(paths: list[str], seed: int, out: str, doc: str | None) -> int:
+    """One report of runs of `seed` in pieces; a program in two of them is
+    refused (the pieces' ranges must not overlap)."""
+    results: dict[int, dict] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for r in map(json.loads, f):
+                if r["index"] in results:
+                    raise SystemExit(f"program {r['index']} is in more than one of the results merged")
+                results[r["index"]] = r
+    merged = [results[i] for i in sorted(results)]
+    os.makedirs(out, exist_ok=True)
+    report_path = os.path.join(out, "report.md")
+    write_report(merged, report_path, seed)
+    if doc:
+        with open(report_path, encoding="utf-8") as f:
+            write_into_doc(f.read(), doc)
+    failing = [r for r in merged if r["status"] in FAILING]
+    print(f"{len(merged)} programs merged, {len(failing)} failing; report in {report_path}", file=sys.stderr)
+    return 1 if failing else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stablehlo_tvm.difftest", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
@@ -93,10 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-reduce", action="store_true", help="write failing programs unreduced")
     parser.add_argument("--doc", metavar="MARKDOWN", help="also write the report as the last section of this file (docs/conformance.md)")
     parser.add_argument("--retry", metavar="RESULTS", help="rerun the programs a results.jsonl lists as failing or not imported (same seed)")
+    parser.add_argument(
+        "--merge", nargs="+", metavar="RESULTS",
+        help="write one report of the results.jsonl files of runs of one seed in pieces (--start ranges), running nothing",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         return _worker_main()
+    if args.merge:
+        return merge(args.merge, args.seed, args.out, args.doc)
     indices = None
     if args.retry:
         with open(args.retry, encoding="utf-8") as f:
