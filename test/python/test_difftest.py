@@ -380,3 +380,25 @@ def test_runs_in_pieces_merge_into_one_report(tmp_path):
     assert "2 exactly or within 3 ULP, 1 with every difference explained; 1 mismatch" in report
     with pytest.raises(SystemExit, match="more than one"):
         main(["--seed", "7", "--merge", pieces[0], pieces[0], "--out", str(tmp_path / "again")])
+
+
+@pytest.mark.parametrize(
+    "body, element, init, shape",
+    [
+        ("minimum", "i1", True, (0, 1, 7)),  # all() of nothing
+        ("maximum", "i1", False, (0, 1, 7)),  # any() of nothing
+        ("and", "i1", True, (2, 0)),
+        ("maximum", "f32", -1.5, (3, 0)),
+        ("add", "i32", 7, (0,)),
+    ],
+)
+def test_reductions_of_nothing_are_the_init_value(body, element, init, shape):
+    dims = ", ".join(str(d) for d in range(len(shape)))
+    spelled = "x".join(map(str, shape))
+    text = f"""func.func @main(%a: tensor<{spelled}x{element}>, %i: tensor<{element}>) -> tensor<{element}> {{
+  %r = stablehlo.reduce(%a init: %i) applies stablehlo.{body} across dimensions = [{dims}] : (tensor<{spelled}x{element}>, tensor<{element}>) -> tensor<{element}>
+  return %r : tensor<{element}>
+}}"""
+    dtype = {"i1": np.bool_, "f32": np.float32, "i32": np.int32}[element]
+    got = stablehlo_tvm.build(text)(np.zeros(shape, dtype), np.array(init, dtype))
+    assert got == np.array(init, dtype)

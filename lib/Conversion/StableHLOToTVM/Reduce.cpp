@@ -208,6 +208,15 @@ struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
       return decline(rewriter, op, "reduction body not recognized");
     Value input = adaptor.getInputs().front();
     Value init = adaptor.getInitValues().front();
+    // Nothing to reduce: each result is the init value. TVM's reductions
+    // over no element are not (an i1 `and` of nothing came out false).
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (inputType.hasStaticShape() && inputType.getNumElements() == 0 &&
+        type.hasStaticShape()) {
+      rewriter.replaceOp(op, broadcastTo(rewriter, op.getLoc(), init,
+                                         type.getShape(), init));
+      return success();
+    }
     if (type.getElementType().isInteger(1)) {
       bool any = *kind == ReductionKind::Sum || *kind == ReductionKind::Max;
       rewriter.replaceOp(op, emitBoolReduction(rewriter, op.getLoc(), type,
