@@ -24,14 +24,16 @@ def statement_count(func: tirx.PrimFunc) -> int:
     return count[0]
 
 
+def _reduces(block) -> bool:
+    """Whether `block` reduces: it has a reduction axis or an init statement."""
+    return block.init is not None or any(v.iter_type == tirx.IterVar.CommReduce for v in block.iter_vars)
+
+
 def has_reduction(func: tirx.PrimFunc) -> bool:
-    """Whether a block of `func` reduces: it has a reduction axis or an
-    init statement."""
+    """Whether a block of `func` reduces."""
 
     def check(block):
-        if block.init is not None or any(v.iter_type == tirx.IterVar.CommReduce for v in block.iter_vars):
-            return tvm_ffi.VisitInterrupt(True)
-        return None
+        return tvm_ffi.VisitInterrupt(True) if _reduces(block) else None
 
     return tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, check)], order="pre") is not None
 
@@ -43,8 +45,7 @@ def block_counts(func: tirx.PrimFunc) -> tuple[int, int]:
 
     def seen(block):
         blocks[0] += 1
-        if block.init is not None or any(v.iter_type == tirx.IterVar.CommReduce for v in block.iter_vars):
-            reductions[0] += 1
+        reductions[0] += _reduces(block)
 
     tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, seen)])
     return blocks[0], reductions[0]
