@@ -91,15 +91,20 @@ def merge(paths: list[str], seed: int, out: str, doc: str | None) -> int:
                 if r["index"] in results:
                     raise SystemExit(f"program {r['index']} is in more than one of the results merged")
                 results[r["index"]] = r
-    merged = [results[i] for i in sorted(results)]
     os.makedirs(out, exist_ok=True)
+    return report([results[i] for i in sorted(results)], out, seed, doc, "programs merged")
+
+
+def report(results: list[dict], out: str, seed: int, doc: str | None, what: str = "programs") -> int:
+    """Writes the report of `results` into `out` (and `doc`); the exit
+    status: 1 when a program fails."""
     report_path = os.path.join(out, "report.md")
-    write_report(merged, report_path, seed)
+    write_report(results, report_path, seed)
     if doc:
         with open(report_path, encoding="utf-8") as f:
             write_into_doc(f.read(), doc)
-    failing = [r for r in merged if r["status"] in FAILING]
-    print(f"{len(merged)} programs merged, {len(failing)} failing; report in {report_path}", file=sys.stderr)
+    failing = [r for r in results if r["status"] in FAILING]
+    print(f"{len(results)} {what}, {len(failing)} failing; report in {report_path}", file=sys.stderr)
     return 1 if failing else 0
 
 
@@ -133,14 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(os.path.join(args.out, "results.jsonl"), "w", encoding="utf-8") as f:
         for r in results:
             f.write(json.dumps(r) + "\n")
-    report_path = os.path.join(args.out, "report.md")
-    write_report(results, report_path, args.seed)
-    if args.doc:
-        with open(report_path, encoding="utf-8") as f:
-            write_into_doc(f.read(), args.doc)
-    failing = [r for r in results if r["status"] in FAILING]
-    print(f"{len(results)} programs, {len(failing)} failing; report in {os.path.join(args.out, 'report.md')}", file=sys.stderr)
-    return 1 if failing else 0
+    return report(results, args.out, args.seed, args.doc)
 
 
 if __name__ == "__main__":
