@@ -12,7 +12,7 @@ APT_PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libzstd-dev
               ccache g++ git python3 python3-venv python3-dev)
 PIP_PACKAGES=("jax==0.10.2" "jaxlib==0.10.2" "apache-tvm==0.27.0.post1"
               "apache-tvm-ffi==0.1.14.post1" psutil cloudpickle xgboost-cpu "nanobind==3.1.0" flatbuffers
-              "scikit-build-core>=0.10" "cmake>=3.25" ninja numpy ml_dtypes scipy lit pytest
+              "scikit-build-core>=0.10" "cmake>=3.25" ninja numpy ml_dtypes scipy mpmath lit pytest
               "flax==0.12.8" "optax==0.2.8" "equinox==0.13.8")
 
 # A python3 on PATH that is not Debian's (pyenv, say) needs no python3 packages.

@@ -235,7 +235,13 @@ struct Complex : Real {
     Value im = select(bNegative, neg(imMagnitude), imMagnitude);
     // sqrt(0 + bi) with b = 0: t = 0 and q = 0/0.
     Value isZero = compare(stablehlo::ComparisonDirection::EQ, t, zero);
-    return {select(isZero, zero, re), select(isZero, b2, im)};
+    re = select(isZero, zero, re);
+    im = select(isZero, b2, im);
+    // C99: sqrt(a +- inf i) = inf +- inf i for every a, NaN included (q
+    // would be inf / inf).
+    Value infiniteB = isInf(b2);
+    return {select(infiniteB, constant(a, INFINITY), re),
+            select(infiniteB, b2, im)};
   }
   /// 1 / z by Smith's division: |z|^2 overflows for parts beyond 1e19 (f32).
   Parts reciprocal(Parts x) { return div(real(x.first, 1.0, 0.0), x); }
@@ -397,14 +403,69 @@ struct Complex : Real {
     return {re, im};
   }
   Parts atan(Parts x) { return timesMinusI(atanh(timesI(x))); }
-  /// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)).
+  /// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)): with u = x + iy and
+  /// v = x - iy, x^2 + y^2 = uv, so the result is Arg(w) + i (ln|v| - ln|u|)/2
+  /// for w = u / sqrt(uv). Evaluated that way, the log of a number near 1
+  /// (the formula's cancellation, 1e-11 relative error) is not formed:
+  ///   Im = log1p(4 (ad - bc) / |u|^2) / 4   (x = a + bi, y = c + di),
+  ///   Re = Arg(u conj(v)) / 2 = atan2(2(ac + bd), |x|^2 - |y|^2) / 2,
+  /// up to pi, which coarse angles of u and v settle. The parts are first
+  /// divided by the largest, so no square overflows; infinite or NaN parts
+  /// take the formula as written.
   Parts complexAtan2(Parts y, Parts x) {
-    Parts iy = timesI(y);
-    Parts direction = add(x, iy);
-    Parts xx = mul(x, x);
-    Parts yy = mul(y, y);
-    Parts modulus = sqrt(add(xx, yy));
-    return timesMinusI(log(div(direction, modulus)));
+    using stablehlo::ComparisonDirection;
+    Value one = constant(x.first, 1.0), pi = constant(x.first, M_PI);
+    Value scale = max(max(abs(x.first), abs(x.second)),
+                      max(abs(y.first), abs(y.second)));
+    Value finite = andOp(compare(ComparisonDirection::LT, scale,
+                                 constant(scale, INFINITY)),
+                         compare(ComparisonDirection::GT, scale,
+                                 constant(scale, 0.0)));
+    Value safeScale = select(finite, scale, one);
+    Value a = Real::div(x.first, safeScale), b = Real::div(x.second, safeScale);
+    Value c = Real::div(y.first, safeScale), d = Real::div(y.second, safeScale);
+    Parts u = {Real::sub(a, d), Real::add(b, c)};
+    Parts v = {Real::add(a, d), Real::sub(b, c)};
+    Value normX = Real::add(Real::mul(a, a), Real::mul(b, b));
+    Value normY = Real::add(Real::mul(c, c), Real::mul(d, d));
+    Value cross = Real::add(Real::mul(a, c), Real::mul(b, d));
+    Value half = Real::mul(constant(a, 0.5),
+                           atan2(Real::add(cross, cross), Real::sub(normX, normY)));
+    // Which of half and half -+ pi: the one nearest Arg(u) - Arg(uv) / 2.
+    Value argU = atan2(u.second, u.first), argV = atan2(v.second, v.first);
+    Value coarse = Real::sub(
+        argU, Real::mul(constant(a, 0.5), wrapAngle(Real::add(argU, argV))));
+    coarse = wrapAngle(coarse);
+    Value alternative =
+        select(compare(ComparisonDirection::GT, half, constant(a, 0.0)),
+               Real::sub(half, pi), Real::add(half, pi));
+    Value re = select(compare(ComparisonDirection::LE,
+                              abs(Real::sub(coarse, half)),
+                              abs(Real::sub(coarse, alternative))),
+                      half, alternative);
+    Value normU = Real::add(Real::mul(u.first, u.first),
+                            Real::mul(u.second, u.second));
+    Value determinant = Real::sub(Real::mul(a, d), Real::mul(b, c));
+    Value ratio = Real::div(Real::mul(constant(a, 4.0), determinant), normU);
+    Value quarter = constant(a, 0.25);
+    Value nearOne = compare(ComparisonDirection::LT, abs(ratio),
+                            constant(a, 0.5));
+    Value im = select(nearOne, Real::mul(quarter, Real::log1p(ratio)),
+                      Real::mul(constant(a, 0.5),
+                                Real::sub(log(v).first, log(u).first)));
+    Parts formula = timesMinusI(
+        log(div(add(x, timesI(y)), sqrt(add(mul(x, x), mul(y, y))))));
+    return {select(finite, re, formula.first),
+            select(finite, im, formula.second)};
+  }
+  /// t moved into (-pi, pi] by a turn (t within two turns of it).
+  Value wrapAngle(Value t) {
+    using stablehlo::ComparisonDirection;
+    Value pi = constant(t, M_PI), turn = constant(t, 2 * M_PI);
+    Value wrapped = select(compare(ComparisonDirection::GT, t, pi),
+                           Real::sub(t, turn), t);
+    return select(compare(ComparisonDirection::LE, wrapped, neg(pi)),
+                  Real::add(wrapped, turn), wrapped);
   }
   /// logistic(z) = 1 / (1 + exp(-z)).
   Parts logistic(Parts x) {

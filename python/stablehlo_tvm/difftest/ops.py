@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import models
+from . import models, precise
 from .types import BOOL, COMPLEX, FLOAT, INT, SINT, SMALL_FLOATS, TYPES, ElementType, tensor_type, values
 
 Rng = np.random.Generator
@@ -45,6 +45,12 @@ class Case:
     # result), to judge composite expressions, whose cancellations amplify
     # either side's rounding past 3 ULP.
     float_model: Callable | None = None
+    # A 200-bit evaluation of an elementwise float program at given flat
+    # positions ((args, positions) -> values, None where not modelled), to
+    # judge where long double cancels; `composite`: an expression, whose
+    # cancellations amplify each op's rounding.
+    precise: Callable | None = None
+    composite: bool = False
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
     spec_departure: Callable | None = None
@@ -234,6 +240,8 @@ def gen_unary(rng: Rng, op: str | None = None) -> Case:
     case = Case(op, t.name, [x], [tensor_type(shape, t.name)], body.lines, [r], [rt], exact=spec.exact or t.kind not in ("float", "complex"), reference=spec.reference)
     if t.is_int or t.kind == "bool":
         _attach_models(case, t, body.lines, r, ["%a0"])
+    elif spec.reference is not None:
+        _attach_precise(case, body.lines, r, ["%a0"], composite=False)
     return case
 
 
@@ -270,6 +278,8 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
         case.model, case.model_name = (lambda a, b: [_integer_power(a, b)]), "modular integer power"
     if (t.is_int or t.kind == "bool") and op != "power":
         _attach_models(case, t, body.lines, r, ["%a0", "%a1"])
+    elif t.kind in ("float", "complex") and not exact:
+        _attach_precise(case, body.lines, r, ["%a0", "%a1"], composite=False)
     return case
 
 
@@ -491,9 +501,15 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
     booleans, long double for floats and complex numbers."""
     if t.kind in ("float", "complex"):
         case.float_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)))
+        _attach_precise(case, lines, result, leaves, composite=True)
     elif case.model is None:
         case.model = lambda *args: [models.evaluate(lines, result, dict(zip(leaves, args)), t)]
         case.model_name = "the spec's integer semantics"
+
+
+def _attach_precise(case: Case, lines: list[str], result: str, leaves: list[str], composite: bool) -> None:
+    case.precise = lambda args, flat: precise.evaluate(lines, result, dict(zip(leaves, args)), flat)
+    case.composite = composite
 
 
 def gen_map(rng: Rng) -> Case:

@@ -176,7 +176,56 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             if (remaining & closer).any():
                 reasons.append("the import as close to a long-double evaluation as XLA (within twice its distance)")
                 remaining &= ~closer
+    if remaining.any() and case.precise is not None and _is_float(expected):
+        closer = _no_further_than_xla(case, actual, expected, remaining)
+        if closer.any():
+            reasons.append(
+                "the import as close to a 200-bit evaluation as XLA (within twice its distance)"
+                if case.composite
+                else "the import no further than XLA from a 200-bit evaluation"
+            )
+            remaining &= ~closer
     return "; ".join(reasons) if reasons and not remaining.any() else None
+
+
+def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Of the elements `where`, those the import computes no further from a
+    200-bit evaluation than XLA does: in ULPs of a real result, in relative
+    distance |a - r| / |r| of a complex one (where a part near zero has no
+    meaningful ULPs). An expression may be twice as far, plus 3 ULP (4
+    epsilons), as composite references allow above; a non-finite result
+    of ours where the value is finite never is."""
+    out = np.zeros(where.shape, dtype=bool)
+    positions = np.flatnonzero(where)
+    try:
+        refs = case.precise(case.args, positions.tolist())
+    except ImportError:  # mpmath (the test extra) is not installed
+        return out
+    complex_ = np.iscomplexobj(expected)
+    eps = float(np.finfo(expected.real.dtype).eps) if expected.dtype.kind in "fc" else float(np.finfo(np.float32).eps)
+    flat_a, flat_e, flat_out = actual.reshape(-1), expected.reshape(-1), out.reshape(-1)
+    for k, r in zip(positions, refs):
+        if r is None:
+            continue
+        a, e = flat_a[k], flat_e[k]
+        if complex_:
+            a, e = complex(a), complex(e)
+            if not (np.isfinite(a.real) and np.isfinite(a.imag)):
+                continue
+            scale = abs(r) or 1.0
+            ours, xla = abs(a - r) / scale, abs(e - r) / scale
+            if not np.isfinite(xla):
+                xla = np.inf
+            slack = 4 * eps
+        else:
+            if not np.isfinite(float(a)):
+                continue
+            ref = np.asarray(r).astype(expected.dtype)
+            ours = float(_ulps(np.asarray(a).reshape(1), ref.reshape(1))[0])
+            xla = float(_ulps(np.asarray(e).reshape(1), ref.reshape(1))[0]) if np.isfinite(float(e)) else np.inf
+            slack = 3
+        flat_out[k] = ours <= slack or ours <= (2 * xla + slack if case.composite else xla)
+    return out
 
 
 # ---------------------------------------------------------------------------
