@@ -192,11 +192,77 @@ struct Complex : Real {
     Value den2 = add(Real::mul(c, r2), d);
     Value re2 = Real::div(add(Real::mul(a, r2), b2), den2);
     Value im2 = Real::div(sub(Real::mul(b2, r2), a), den2);
-    return {select(cBigger, re1, re2), select(cBigger, im1, im2)};
+    Value re = select(cBigger, re1, re2), im = select(cBigger, im1, im2);
+    return divisionSpecialValues(x, y, re, im);
   }
+  /// C99 Annex G's recovery of infinities and zeros that Smith's formula
+  /// makes NaN of (0/0, inf/inf): a nonzero over zero is an infinity,
+  /// finite over infinite a zero, infinite over finite an infinity, each
+  /// with the signs the parts give.
+  Parts divisionSpecialValues(Parts x, Parts y, Value re, Value im) {
+    using stablehlo::ComparisonDirection;
+    auto [a, b] = x;
+    auto [c, d] = y;
+    Value zero = constant(a, 0.0), one = constant(a, 1.0),
+          inf = constant(a, INFINITY);
+    auto isNaN = [&](Value v) {
+      return compare(ComparisonDirection::NE, v, v);
+    };
+    auto isFinite = [&](Value v) {
+      return compare(ComparisonDirection::LT, abs(v), inf);
+    };
+    // copysign(1 or 0, v): an infinite part as +-1, a finite one as +-0.
+    auto unit = [&](Value v) {
+      Value magnitude = select(isInf(v), one, zero);
+      return select(signBit(v), neg(magnitude), magnitude);
+    };
+    auto copySign = [&](Value magnitude, Value v) {
+      return select(signBit(v), neg(magnitude), magnitude);
+    };
+    // Only where Smith's formula gave NaN: C99 applies the rules there.
+    Value nanResult = orOp(isNaN(re), isNaN(im));
+    Value finiteX = andOp(isFinite(a), isFinite(b));
+    Value finiteY = andOp(isFinite(c), isFinite(d));
+    Value zeroY = andOp(compare(ComparisonDirection::EQ, c, zero),
+                        compare(ComparisonDirection::EQ, d, zero));
+    Value numberX = orOp(compare(ComparisonDirection::EQ, a, a),
+                         compare(ComparisonDirection::EQ, b, b));
+    // x / 0 with x not NaN: copysign(inf, c) * (a, b).
+    Value signedInf = copySign(inf, c);
+    Value nonzeroX = orOp(compare(ComparisonDirection::NE, a, zero),
+                          compare(ComparisonDirection::NE, b, zero));
+    Value overZero = andOp(zeroY, andOp(numberX, nonzeroX));
+    // Infinite over finite: inf * (a' c + b' d), inf * (b' c - a' d).
+    Value infX = orOp(isInf(a), isInf(b));
+    Value ua = unit(a), ub = unit(b);
+    Value infOverFinite = andOp(infX, finiteY);
+    Value reInf = Real::mul(inf, Real::add(Real::mul(ua, c), Real::mul(ub, d)));
+    Value imInf = Real::mul(inf, Real::sub(Real::mul(ub, c), Real::mul(ua, d)));
+    // Finite over infinite: 0 * (a c' + b d'), 0 * (b c' - a d').
+    Value infY = orOp(isInf(c), isInf(d));
+    Value uc = unit(c), ud = unit(d);
+    Value finiteOverInf = andOp(finiteX, infY);
+    Value reZero =
+        Real::mul(zero, Real::add(Real::mul(a, uc), Real::mul(b, ud)));
+    Value imZero =
+        Real::mul(zero, Real::sub(Real::mul(b, uc), Real::mul(a, ud)));
+    re = select(nanResult,
+                select(overZero, Real::mul(signedInf, a),
+                       select(infOverFinite, reInf,
+                              select(finiteOverInf, reZero, re))),
+                re);
+    im = select(nanResult,
+                select(overZero, Real::mul(signedInf, b),
+                       select(infOverFinite, imInf,
+                              select(finiteOverInf, imZero, im))),
+                im);
+    return {re, im};
+  }
+  /// e^a (cos b, sin b); exp(a + 0i) = e^a + 0i even where e^a overflows
+  /// (C99), as sinh and cosh keep a zero imaginary part.
   Parts exp(Parts x) {
     Value e = Real::exp(x.first);
-    return {Real::mul(e, cos(x.second)), Real::mul(e, sin(x.second))};
+    return {Real::mul(e, cos(x.second)), timesSine(e, x.second)};
   }
   /// log|z| = log m + log1p((n/m)^2) / 2 (m, n the larger and smaller of
   /// |a| and |b|): accurate where |z| is near 1, unlike log(hypot(a, b)).
@@ -369,9 +435,17 @@ struct Complex : Real {
     Value one = constant(a, 1.0);
     Value oneMinus = Real::sub(one, a);
     Value den = Real::add(Real::mul(oneMinus, oneMinus), Real::mul(b, b));
-    Value four = constant(a, 4.0);
-    Value re = Real::mul(constant(a, 0.25),
-                         Real::log1p(Real::div(Real::mul(four, a), den)));
+    Value four = constant(a, 4.0), quarter = constant(a, 0.25);
+    // log1p near its argument's -1 (z near -1, or beyond it on the real
+    // axis) cancels: there the difference of the two logs does not.
+    Value ratio = Real::div(Real::mul(four, a), den);
+    Value onePlus = Real::add(one, a);
+    Value denPlus = Real::add(Real::mul(onePlus, onePlus), Real::mul(b, b));
+    Value re = select(
+        compare(stablehlo::ComparisonDirection::LT, abs(ratio),
+                constant(a, 0.5)),
+        Real::mul(quarter, Real::log1p(ratio)),
+        Real::mul(quarter, Real::sub(Real::log(denPlus), Real::log(den))));
     Value half = constant(a, 0.5);
     Value im = Real::mul(
         half, atan2(Real::add(b, b),
@@ -429,13 +503,19 @@ struct Complex : Real {
     Value normX = Real::add(Real::mul(a, a), Real::mul(b, b));
     Value normY = Real::add(Real::mul(c, c), Real::mul(d, d));
     Value cross = Real::add(Real::mul(a, c), Real::mul(b, d));
-    Value half = Real::mul(constant(a, 0.5),
-                           atan2(Real::add(cross, cross), Real::sub(normX, normY)));
-    // Which of half and half -+ pi: the one nearest Arg(u) - Arg(uv) / 2.
-    Value argU = atan2(u.second, u.first), argV = atan2(v.second, v.first);
-    Value coarse = Real::sub(
-        argU, Real::mul(constant(a, 0.5), wrapAngle(Real::add(argU, argV))));
-    coarse = wrapAngle(coarse);
+    Value half = Real::mul(
+        constant(a, 0.5),
+        atan2(Real::add(cross, cross), Real::sub(normX, normY)));
+    // Which of half and half -+ pi: the one nearest Arg(u) - Arg(uv) / 2,
+    // with Arg(uv) from uv's parts (the sign of a tiny imaginary part picks
+    // the side of the square root's cut; Arg u + Arg v would round it away).
+    Value argU = atan2(u.second, u.first);
+    Value imUV = Real::add(Real::mul(a, b), Real::mul(c, d));
+    Value reUV = Real::sub(Real::add(Real::mul(a, a), Real::mul(c, c)),
+                           Real::add(Real::mul(b, b), Real::mul(d, d)));
+    Value coarse = wrapAngle(Real::sub(
+        argU, Real::mul(constant(a, 0.5),
+                        atan2(Real::add(imUV, imUV), reUV))));
     Value alternative =
         select(compare(ComparisonDirection::GT, half, constant(a, 0.0)),
                Real::sub(half, pi), Real::add(half, pi));

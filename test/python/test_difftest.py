@@ -450,3 +450,27 @@ def test_a_200_bit_reference_judges_where_long_double_cancels():
     assert value == 0.039833638122787805
     lines = ['%r = "stablehlo.log"(%x) : (t) -> t']
     assert precise.evaluate(lines, "%r", {"%x": np.array([-1.0, np.inf])}, [0, 1]) == [None, None]
+
+
+def test_complex_division_and_exp_special_values():
+    """C99 Annex G where Smith's division gives NaN: nonzero / 0 is an
+    infinity, finite / infinite a zero, infinite / finite an infinity;
+    exp(a + 0i) keeps its zero imaginary part where e^a overflows. jax.jit
+    agrees on all but the infinite dividend, where XLA's imaginary part is
+    infinite and its real part NaN."""
+    f32max = float(np.finfo(np.float32).max)
+    x = np.array([1 + 0j, -3.4e38 + 1.7j, 2 - 77.7j, -175.3 - np.inf * 1j], np.complex64)
+    y = np.array([0j, complex(np.inf, np.nan), complex(3.3, -np.inf), -162.1 - 1e-38j], np.complex64)
+    z = np.array([complex(f32max, 0.0), complex(-87.34, 0.7), complex(1.0, -0.0)], np.complex64)
+
+    def f(x, y, z):
+        return x / y, jnp.exp(z)
+
+    quotient, exponential = (np.asarray(v) for v in stablehlo_tvm.jit(f)(x, y, z))
+    want_q, want_e = (np.asarray(v) for v in jax.jit(f)(x, y, z))
+    np.testing.assert_array_equal(quotient[:3], want_q[:3])
+    assert quotient[3] == complex(np.inf, np.inf)
+    assert exponential[0] == complex(np.inf, 0.0)
+    # XLA flushes e^-87.34 (subnormal in f32) to zero; the import does not.
+    np.testing.assert_allclose(exponential[1], np.exp(np.complex128(z[1])), rtol=1e-6)
+    np.testing.assert_array_equal(exponential[2], want_e[2])
