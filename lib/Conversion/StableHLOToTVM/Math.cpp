@@ -343,89 +343,138 @@ Value fractionalPart(MathBuilder &m, Value x) {
   return m.binary<tvm::SubtractOp>(x, nearest);
 }
 
-/// sin(pi t) and cos(pi t) for |t| <= 1/2 (t a fractionalPart) by their
-/// Taylor series in (pi t)^2 <= 2.47 to the 23rd and 24th powers (the
-/// remainders are below 1e-18): polynomials that vectorize, where a vector
-/// sin or tan is a libm call per lane (9 of 10 of lgamma's time).
-std::pair<Value, Value> emitSinCosPi(MathBuilder &m, Value t) {
+/// |t| <= 1/2 (t a fractionalPart) reduced for sin(pi t) and cos(pi t):
+/// a = |t| up to 1/4, else a = 1/2 - |t| (exact) with sin and cos
+/// swapped, since the series for cos(pi t) near t = 1/2 would sum to ~0
+/// from terms near 1. sinOverX = sin(pi a) / (pi a) and cos = cos(pi a) are
+/// Taylor series in (pi a)^2 <= 0.62 to the 16th power of pi a (the
+/// remainders are below 3e-18):
+/// polynomials that vectorize, where a vector sin or tan is a libm call per
+/// lane (9 of 10 of lgamma's time).
+struct PiReduced {
+  Value a, sinOverX, cos, swapped, negative;
+};
+static PiReduced reducePi(MathBuilder &m, Value t) {
   SmallVector<double> sine, cosine;
   double factorial = 1;
-  for (int n = 1; n <= 25; ++n) {
+  for (int n = 1; n <= 17; ++n) {
     factorial *= n;
     (n % 2 ? sine : cosine).push_back((n / 2 % 2 ? -1.0 : 1.0) / factorial);
   }
   cosine.insert(cosine.begin(), 1.0);
-  Value x = m.binary<tvm::MultiplyOp>(m.constant(M_PI), t);
+  Value magnitude = m.unary<tvm::AbsOp>(t);
+  Value complement = m.binary<tvm::SubtractOp>(m.constant(0.5), magnitude);
+  Value swapped = m.compare<tvm::GreaterOp>(magnitude, m.constant(0.25));
+  Value a = m.select(swapped, complement, magnitude);
+  Value x = m.binary<tvm::MultiplyOp>(m.constant(M_PI), a);
   Value u = m.binary<tvm::MultiplyOp>(x, x);
-  Value sin = m.binary<tvm::MultiplyOp>(x, emitPolynomial(m, sine, u));
-  return {sin, emitPolynomial(m, cosine, u)};
+  Value sinOverX = emitPolynomial(m, sine, u);
+  Value cos = emitPolynomial(m, cosine, u);
+  Value negative = m.compare<tvm::LessOp>(t, m.constant(0));
+  return {a, sinOverX, cos, swapped, negative};
 }
 
-/// lgamma(2 + t) for |t| <= 1/2: (1 - gamma) t + sum (-1)^k (zeta(k) - 1)
-/// t^k / k, k = 2..30 (the terms fall as 4^-k): accurate to the ULP near
-/// lgamma's zeros at 1 and 2, where a Lanczos sum's absolute error of an
-/// ULP of 1 is many ULPs of the result, and exactly 0 there.
+/// sin(pi t) and cos(pi t) for |t| <= 1/2.
+std::pair<Value, Value> emitSinCosPi(MathBuilder &m, Value t) {
+  PiReduced r = reducePi(m, t);
+  Value x = m.binary<tvm::MultiplyOp>(m.constant(M_PI), r.a);
+  Value sinA = m.binary<tvm::MultiplyOp>(x, r.sinOverX);
+  Value sinMagnitude = m.select(r.swapped, r.cos, sinA);
+  Value cos = m.select(r.swapped, sinA, r.cos);
+  // sin is odd: t's sign (a zero keeps its own: -0 * 1 is -0).
+  Value negated = m.unary<tvm::NegativeOp>(sinMagnitude);
+  Value sin = m.select(r.negative, negated, sinMagnitude);
+  Value zero = m.compare<tvm::EqualOp>(t, m.constant(0));
+  return {m.select(zero, t, sin), cos};
+}
+
+/// pi cot(pi t) for |t| <= 1/2, without rounding pi twice: cos / (a sinOverX)
+/// up to |t| = 1/4, else pi^2 a sinOverX / cos. Where digamma's reflection
+/// cancels (next to its negative zeros), each ULP here is tens of the
+/// result's.
+Value emitPiCotPi(MathBuilder &m, Value t) {
+  PiReduced r = reducePi(m, t);
+  Value aSin = m.binary<tvm::MultiplyOp>(r.a, r.sinOverX);
+  Value direct = m.binary<tvm::DivideOp>(r.cos, aSin);
+  Value piSquaredA = m.binary<tvm::MultiplyOp>(m.constant(M_PI * M_PI), aSin);
+  Value complementary = m.binary<tvm::DivideOp>(piSquaredA, r.cos);
+  Value magnitude = m.select(r.swapped, complementary, direct);
+  Value negated = m.unary<tvm::NegativeOp>(magnitude);
+  return m.select(r.negative, negated, magnitude);
+}
+
+// lgamma(2 + t) / t, fitted by scripts/fit_lgamma.py.
+// lgamma(2 + t) / t on [-1/2, 1/2], degree 20, fit error 8.8e-21
+static constexpr double kLgammaAroundTwo[] = {
+    0.42278433509846713, 0.1612335167120566, -0.016838075263299522,
+    0.0025726010534730787, -0.00046159693929212654, 9.032844783545014e-05,
+    -1.86367798703102e-05, 3.981793164251527e-06, -8.716982757351021e-07,
+    1.9425294274976835e-07, -4.387327521544026e-08, 1.001332617019718e-08,
+    -2.304571826674516e-09, 5.339628272805235e-10, -1.2444505508836123e-10,
+    2.924867873716732e-11, -6.878918801035825e-12, 1.5406673737439663e-12,
+    -3.646155586866453e-13, 1.2345447235230874e-13, -2.943025091543748e-14,
+};
+
+/// lgamma(2 + t) for |t| <= 1/2 as t times the fit in 2t: accurate to the
+/// ULP near lgamma's zeros at 1 and 2, where a Lanczos sum's absolute error
+/// of an ULP of 1 is many ULPs of the result, and exactly 0 there.
 Value emitLgammaAroundTwo(MathBuilder &m, Value t) {
-  static constexpr double kZetaMinusOne[] = {
-      0.64493406684822641, 0.20205690315959429, 0.082323233711138186,
-      0.036927755143369927, 0.01734306198444914, 0.0083492773819228271,
-      0.0040773561979443396, 0.0020083928260822143, 0.00099457512781808526,
-      0.00049418860411946453, 0.00024608655330804832, 0.00012271334757848915,
-      6.1248135058704828e-05, 3.0588236307020493e-05, 1.5282259408651871e-05,
-      7.6371976378997626e-06, 3.8172932649998402e-06, 1.908212716553939e-06,
-      9.5396203387279621e-07, 4.7693298678780645e-07, 2.38450502727733e-07,
-      1.1921992596531106e-07, 5.960818905125948e-08, 2.9803503514652279e-08,
-      1.4901554828365043e-08, 7.4507117898354301e-09, 3.7253340247884573e-09,
-      1.8626597235130491e-09, 9.3132743241966817e-10};
-  constexpr int kTerms = sizeof(kZetaMinusOne) / sizeof(double); // k = 2..30
-  // Horner from the highest power: c_k = (-1)^k (zeta(k) - 1) / k.
-  Value sum = m.constant(0);
-  for (int k = kTerms + 1; k >= 2; --k) {
-    double c = (k % 2 ? -1.0 : 1.0) * kZetaMinusOne[k - 2] / k;
-    Value scaled = m.binary<tvm::MultiplyOp>(sum, t);
-    sum = m.binary<tvm::AddOp>(scaled, m.constant(c));
-  }
-  Value scaled = m.binary<tvm::MultiplyOp>(sum, t);
-  Value linear = m.binary<tvm::AddOp>(scaled, m.constant(1 - 0.57721566490153286));
-  return m.binary<tvm::MultiplyOp>(linear, t);
+  Value twoT = m.binary<tvm::AddOp>(t, t);
+  Value quotient = emitPolynomial(m, kLgammaAroundTwo, twoT);
+  return m.binary<tvm::MultiplyOp>(quotient, t);
 }
 
-/// log|Gamma(x)| by the series about 2 on [1/2, 5/2] and by Lanczos (g = 7,
-/// 9 terms) above, by reflection log(pi / |sin(pi x)|) - lgamma(1 - x) below.
+/// log|Gamma(x)| for x >= 1/2: below 7, the fit about 2 after the
+/// recurrence lgamma(x) = lgamma(x - 1) + log(x - 1) brings x into
+/// (3/2, 5/2] (one log of the product of the steps; below 3/2,
+/// lgamma(x) = lgamma(x + 1) - log x); from 7, Stirling's series
+/// (x - 1/2) log x - x + log(2 pi) / 2 + sum B_2k / (2k (2k - 1) x^(2k-1)),
+/// whose first omitted term is 4e-18 of the result there. (A Lanczos sum is
+/// 1e-15 off in absolute terms: 20 ULP of lgamma(2.8) = 0.54.)
 Value emitLgammaAtLeastHalf(MathBuilder &m, Value x) {
-  static constexpr double kLanczos[] = {
-      0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
-      771.32342877765313,   -176.61502916214059,   12.507343278686905,
-      -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+  static constexpr double kStirling[] = {
+      1.0 / 12,         -1.0 / 360,       1.0 / 1260,
+      -1.0 / 1680,      1.0 / 1188,       -691.0 / 360360,
+      1.0 / 156,        -3617.0 / 122400, 43867.0 / 244188,
+      -174611.0 / 125400};
   Value one = m.constant(1);
-  Value z = m.binary<tvm::SubtractOp>(x, one);
-  Value series = m.constant(kLanczos[0]);
-  for (int i = 1; i < 9; ++i) {
-    Value shifted = m.binary<tvm::AddOp>(z, m.constant(i));
-    Value term = m.binary<tvm::DivideOp>(m.constant(kLanczos[i]), shifted);
-    series = m.binary<tvm::AddOp>(series, term);
+  // Stirling, on max(x, 7).
+  Value large = m.binary<tvm::MaximumOp>(x, m.constant(7));
+  Value inverse = m.binary<tvm::DivideOp>(one, large);
+  Value inverse2 = m.binary<tvm::MultiplyOp>(inverse, inverse);
+  Value series = emitPolynomial(m, kStirling, inverse2);
+  Value tail = m.binary<tvm::MultiplyOp>(series, inverse);
+  Value logLarge = m.unary<tvm::LogOp>(large);
+  Value lessHalf = m.binary<tvm::SubtractOp>(large, m.constant(0.5));
+  Value power = m.binary<tvm::MultiplyOp>(lessHalf, logLarge);
+  Value stirling = m.binary<tvm::SubtractOp>(power, large);
+  Value constantTerm = m.constant(0.5 * std::log(2 * M_PI));
+  stirling = m.binary<tvm::AddOp>(stirling, constantTerm);
+  stirling = m.binary<tvm::AddOp>(stirling, tail);
+  // Below 7: at most five steps down to (3/2, 5/2] (x - 1 is exact).
+  Value z = m.binary<tvm::MinimumOp>(x, m.constant(7));
+  Value product = one;
+  for (int i = 0; i < 5; ++i) {
+    Value above = m.compare<tvm::GreaterOp>(z, m.constant(2.5));
+    Value lower = m.binary<tvm::SubtractOp>(z, one);
+    Value scaled = m.binary<tvm::MultiplyOp>(product, lower);
+    product = m.select(above, scaled, product);
+    z = m.select(above, lower, z);
   }
-  Value t = m.binary<tvm::AddOp>(z, m.constant(7.5));
-  Value logT = m.unary<tvm::LogOp>(t);
-  Value zHalf = m.binary<tvm::AddOp>(z, m.constant(0.5));
-  Value power = m.binary<tvm::MultiplyOp>(zHalf, logT);
-  Value logSeries = m.unary<tvm::LogOp>(series);
-  Value result = m.binary<tvm::SubtractOp>(power, t);
-  result = m.binary<tvm::AddOp>(result, logSeries);
-  Value lanczos =
-      m.binary<tvm::AddOp>(result, m.constant(0.5 * std::log(2 * M_PI)));
-  // On [1/2, 5/2] the series about 2: lgamma(x) = lgamma(x + 1) - log x
-  // below 3/2 (x - 1 and x - 2 are exact there).
-  Value belowOneHalf = m.compare<tvm::LessOp>(x, m.constant(1.5));
+  Value logProduct = m.unary<tvm::LogOp>(product);
+  // lgamma(z) = lgamma(z + 1) - log z below 3/2 (z - 1 and z - 2 are
+  // exact there).
+  Value belowOneHalf = m.compare<tvm::LessOp>(z, m.constant(1.5));
   Value shift = m.select(belowOneHalf, one, m.constant(2));
-  Value offset = m.binary<tvm::SubtractOp>(x, shift);
+  Value offset = m.binary<tvm::SubtractOp>(z, shift);
   Value aroundTwo = emitLgammaAroundTwo(m, offset);
-  Value logX = emitLog1p(m, offset);
+  Value logZ = emitLog1p(m, offset);
   Value zero = m.constant(0);
-  Value correction = m.select(belowOneHalf, logX, zero);
+  Value correction = m.select(belowOneHalf, logZ, zero);
   Value near = m.binary<tvm::SubtractOp>(aroundTwo, correction);
-  Value inRange = m.compare<tvm::LessEqualOp>(x, m.constant(2.5));
-  return m.select(inRange, near, lanczos);
+  near = m.binary<tvm::AddOp>(near, logProduct);
+  Value inRange = m.compare<tvm::LessOp>(x, m.constant(7));
+  return m.select(inRange, near, stirling);
 }
 
 Value emitLgamma(MathBuilder &m, Value x) {
@@ -452,57 +501,94 @@ Value emitLgamma(MathBuilder &m, Value x) {
   Value nonPositive = m.compare<tvm::LessEqualOp>(x, m.constant(0));
   Value pole = m.logical<tvm::LogicalAndOp>(integral, nonPositive);
   Value overflow = m.logical<tvm::LogicalOrOp>(infinite, pole);
-  return m.select(overflow, inf, result);
+  result = m.select(overflow, inf, result);
+  // NaN stays NaN (min and max with 10 above would drop it).
+  Value nan = tvm::IsNaNOp::create(m.b, m.loc, m.boolType(), x);
+  return m.select(nan, x, result);
 }
 
-/// digamma: reflection psi(x) = psi(1 - x) - pi / tan(pi x) below 1/2; the
-/// recurrence psi(y) = psi(y + 1) - 1/y up to y >= 10; then the asymptotic
-/// series log y - 1/(2y) - sum B_2k / (2k y^2k).
+// digamma, fitted by scripts/fit_digamma.py.
+// psi(x) / (x - x0) on [1, 2], degree 28, fit error 8.6e-23
+static constexpr double kDigammaZeroHigh = 1.4616321449683622;
+static constexpr double kDigammaZeroLow = 9.549995429965697e-17;
+static constexpr double kDigammaOverZero[] = {
+    0.9510558760318328, -0.21181371064073024, 0.06013562106019673,
+    -0.018550615381739664, 0.005936795278307165, -0.001935066664741037,
+    0.0006368880302863958, -0.00021074841281329163, 6.995018920907314e-05,
+    -2.3258233071403072e-05, 7.741229115823183e-06, -2.5781319407511236e-06,
+    8.589252611933906e-07, -2.862184331066109e-07, 9.538822883762647e-08,
+    -3.179271437623189e-08, 1.0596858145134139e-08, -3.531664559009299e-09,
+    1.1771930535605165e-09, -3.9316515172800677e-10, 1.3105391326672414e-10,
+    -4.2800802936611814e-11, 1.4266888856035417e-11, -5.454124431562101e-12,
+    1.8180396524194086e-12, -2.4279082325258105e-13, 8.093020511736088e-14,
+    -1.3873734557972463e-13, 4.624577795604966e-14,
+};
+// g(t) on [0, 1/2], degree 18, fit error 4.9e-19
+static constexpr double kDigammaAsymptotic[] = {
+    -0.005176692688090146, -0.010291822948461298, -0.005026035012454677,
+    0.00011372558398300792, 2.137691800617189e-05, -3.447071117187119e-06,
+    -5.043287000561933e-08, 1.2318427877669748e-07, -2.335304349353441e-08,
+    -1.008493739042459e-09, 1.8326968755984415e-09, -5.157934196392433e-10,
+    2.4761038566573388e-11, 4.1446806158427874e-11, -2.0873607272109347e-11,
+    4.354605142710735e-12, 9.244250318626418e-13, -9.36636824764729e-13,
+    2.0433331608113547e-13,
+};
+
+/// digamma: reflection psi(x) = psi(1 - x) - pi / tan(pi x) below 1/2, with
+/// psi(1 - x) = psi(-x) + 1/(-x) for x <= -1 (1 - x would round, and next to
+/// psi's negative zeros, where the reflection cancels, that is many ULPs).
+/// For y >= 1/2: from 2, log y - 1/(2y) + g(1/y), g the fit of what the
+/// asymptotic series sums; on [1, 2), (y - x0) times the fit over psi's
+/// zero x0 = 1.46; on [1/2, 1), psi(y + 1) - 1/y. (Summing 1/y up to 10 and
+/// subtracting it from the series cancelled to 5 ULP next to x0.)
 Value emitDigamma(MathBuilder &m, Value x) {
   Value one = m.constant(1);
   Value zero = m.constant(0);
   Value small = m.compare<tvm::LessOp>(x, m.constant(0.5));
   Value oneMinusX = m.binary<tvm::SubtractOp>(one, x);
-  Value y = m.select(small, oneMinusX, x);
-  Value shift = zero;
-  // From 10 on, the series' first omitted term (B_16 / 16y^16) is below
-  // f64's epsilon; from 6 it was 1.6e-13.
-  for (int i = 0; i < 10; ++i) {
-    Value below = m.compare<tvm::LessOp>(y, m.constant(10));
-    Value inverse = m.binary<tvm::DivideOp>(one, y);
-    Value step = m.select(below, inverse, zero);
-    shift = m.binary<tvm::AddOp>(shift, step);
-    Value next = m.binary<tvm::AddOp>(y, one);
-    y = m.select(below, next, y);
-  }
-  static constexpr double kCoefficients[] = {
-      1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132,
-      -691.0 / 32760, 1.0 / 12};
+  Value negativeX = m.unary<tvm::NegativeOp>(x);
+  Value shifted = m.compare<tvm::LessEqualOp>(x, m.constant(-1));
+  Value reflectedArgument = m.select(shifted, negativeX, oneMinusX);
+  Value y = m.select(small, reflectedArgument, x);
   Value inverse = m.binary<tvm::DivideOp>(one, y);
-  Value inverse2 = m.binary<tvm::MultiplyOp>(inverse, inverse);
-  // Horner in 1/y^2 of sum c_k / y^2k, k = 1..7.
-  Value series = m.constant(kCoefficients[6]);
-  for (int k = 5; k >= 0; --k) {
-    Value scaled = m.binary<tvm::MultiplyOp>(series, inverse2);
-    series = m.binary<tvm::AddOp>(scaled, m.constant(kCoefficients[k]));
-  }
-  series = m.binary<tvm::MultiplyOp>(series, inverse2);
-  Value logY = m.unary<tvm::LogOp>(y);
-  Value halfInverse = m.binary<tvm::MultiplyOp>(inverse, m.constant(0.5));
-  Value psi = m.binary<tvm::SubtractOp>(logY, halfInverse);
-  psi = m.binary<tvm::SubtractOp>(psi, series);
-  psi = m.binary<tvm::SubtractOp>(psi, shift);
-  // pi / tan(pi x) as pi cos(pi x) / sin(pi x).
-  auto [sine, cosine] = emitSinCosPi(m, fractionalPart(m, x));
-  Value piCosine = m.binary<tvm::MultiplyOp>(m.constant(M_PI), cosine);
-  Value cotTerm = m.binary<tvm::DivideOp>(piCosine, sine);
+  // [1, 2): the fit over the zero (y + 1 for y below 1).
+  Value belowOne = m.compare<tvm::LessOp>(y, one);
+  Value yPlusOne = m.binary<tvm::AddOp>(y, one);
+  Value z = m.select(belowOne, yPlusOne, y);
+  Value twoZ = m.binary<tvm::AddOp>(z, z);
+  Value s = m.binary<tvm::SubtractOp>(twoZ, m.constant(3));
+  Value quotient = emitPolynomial(m, kDigammaOverZero, s);
+  Value fromZero = m.binary<tvm::SubtractOp>(z, m.constant(kDigammaZeroHigh));
+  fromZero = m.binary<tvm::SubtractOp>(fromZero, m.constant(kDigammaZeroLow));
+  Value near = m.binary<tvm::MultiplyOp>(fromZero, quotient);
+  // From 2: log y - t/2 + g(t), t = 1/y, s = 4t - 1 (on max(y, 2)).
+  Value far = m.binary<tvm::MaximumOp>(y, m.constant(2));
+  Value t = m.binary<tvm::DivideOp>(one, far);
+  Value fourT = m.binary<tvm::MultiplyOp>(t, m.constant(4));
+  Value sFar = m.binary<tvm::SubtractOp>(fourT, one);
+  Value g = emitPolynomial(m, kDigammaAsymptotic, sFar);
+  Value logY = m.unary<tvm::LogOp>(far);
+  Value halfT = m.binary<tvm::MultiplyOp>(t, m.constant(0.5));
+  Value asymptotic = m.binary<tvm::SubtractOp>(logY, halfT);
+  asymptotic = m.binary<tvm::AddOp>(asymptotic, g);
+  Value belowTwo = m.compare<tvm::LessOp>(z, m.constant(2));
+  Value psi = m.select(belowTwo, near, asymptotic);
+  // psi(y) = psi(y + 1) - 1/y below 1; psi(1 - x) = psi(-x) + 1/(-x).
+  Value negativeInverse = m.unary<tvm::NegativeOp>(inverse);
+  Value shiftTerm = m.select(shifted, inverse, zero);
+  Value step = m.select(belowOne, negativeInverse, shiftTerm);
+  psi = m.binary<tvm::AddOp>(psi, step);
+  Value cotTerm = emitPiCotPi(m, fractionalPart(m, x));
   Value reflected = m.binary<tvm::SubtractOp>(psi, cotTerm);
   Value result = m.select(small, reflected, psi);
   // The poles (0, -1, -2, ...) are NaN, as XLA has them.
   Value integral = m.compare<tvm::EqualOp>(m.unary<tvm::FloorOp>(x), x);
   Value nonPositive = m.compare<tvm::LessEqualOp>(x, zero);
   Value pole = m.logical<tvm::LogicalAndOp>(integral, nonPositive);
-  return m.select(pole, m.constant(std::numeric_limits<double>::quiet_NaN()),
+  Value nan = tvm::IsNaNOp::create(m.b, m.loc, m.boolType(), x);
+  Value undefined = m.logical<tvm::LogicalOrOp>(pole, nan);
+  return m.select(undefined,
+                  m.constant(std::numeric_limits<double>::quiet_NaN()),
                   result);
 }
 
