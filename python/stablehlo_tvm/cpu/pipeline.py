@@ -22,6 +22,7 @@ def fusion_passes(blas="loops") -> list:
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
     from .int8_matmul import Int8MatmulOnVnni
+    from .masks_per_consumer import MasksPerConsumer
     from .scalar_operands import ScalarOperands
     from .trailing_reshapes import TrailingReshapesAsViews
 
@@ -37,6 +38,7 @@ def fusion_passes(blas="loops") -> list:
             ]
         ),
         ScalarOperands,
+        MasksPerConsumer,
         relax.transform.DeadCodeElimination(),  # the transposes a product, and broadcasts an operator, no longer read
         relax.transform.LegalizeOps(bfloat16_legalizations()),
         relax.transform.AnnotateTIROpPattern(),
