@@ -547,6 +547,60 @@ struct Complex : Real {
     return select(compare(ComparisonDirection::LE, wrapped, neg(pi)),
                   Real::add(wrapped, turn), wrapped);
   }
+  /// x^y = exp(y log x) for x = a + bi, y = c + di, as
+  /// |x|^c e^(-d arg x) (cos t, sin t) with t = c arg x + d log|x|: the
+  /// modulus from a real power rounds once, where e^(Re(y log x)) carries
+  /// the rounding of c log|x| (|c log|x|| ULPs). Zero, infinite and NaN
+  /// parts, and a modulus the two factors cannot represent apart, take
+  /// exp(y log x) as written.
+  Parts power(Parts x, Parts y) {
+    using stablehlo::ComparisonDirection;
+    auto [c, d] = y;
+    Parts logX = log(x);
+    Value modulus = hypot(x.first, x.second);
+    Value angle = logX.second;
+    Value scale = Real::exp(neg(Real::mul(d, angle)));
+    Value magnitude =
+        Real::mul(bin<stablehlo::PowOp>(modulus, c), scale);
+    Value turn = Real::add(Real::mul(c, angle), Real::mul(d, logX.first));
+    Parts polar = {Real::mul(magnitude, Real::cos(turn)),
+                   Real::mul(magnitude, Real::sin(turn))};
+    Parts formula = exp(mul(y, logX));
+    auto finite = [&](Value v) {
+      return compare(ComparisonDirection::LT, abs(v),
+                     constant(v, INFINITY));
+    };
+    Value ordinary =
+        andOp(andOp(andOp(finite(x.first), finite(x.second)),
+                    andOp(finite(c), finite(d))),
+              compare(ComparisonDirection::GT, modulus,
+                      constant(modulus, 0.0)));
+    // |x|^c and e^(-d arg x) may overflow or vanish apart where their
+    // product would not.
+    Value representable =
+        andOp(finite(magnitude), compare(ComparisonDirection::GT, magnitude,
+                                         constant(magnitude, 0.0)));
+    ordinary = andOp(ordinary, representable);
+    Value re = select(ordinary, polar.first, formula.first);
+    Value im = select(ordinary, polar.second, formula.second);
+    // Where log x or y log x is not finite, as XLA: x^0 = 1 and 1^y = 1
+    // (NaN included), 0^y = 0 for Re y > 0, x^1 = x.
+    Value zero = constant(c, 0.0), one = constant(c, 1.0);
+    auto is = [&](Value v, Value w) {
+      return compare(ComparisonDirection::EQ, v, w);
+    };
+    Value zeroY = andOp(is(c, zero), is(d, zero));
+    Value oneY = andOp(is(c, one), is(d, zero));
+    Value oneX = andOp(is(x.first, one), is(x.second, zero));
+    Value zeroX = andOp(is(x.first, zero), is(x.second, zero));
+    Value vanishes = andOp(andOp(zeroX, compare(ComparisonDirection::GT, c,
+                                                 zero)),
+                           finite(d));
+    Value unit = orOp(zeroY, oneX);
+    re = select(unit, one, select(vanishes, zero, re));
+    im = select(unit, zero, select(vanishes, zero, im));
+    return {select(oneY, x.first, re), select(oneY, x.second, im)};
+  }
   /// logistic(z) = 1 / (1 + exp(-z)).
   Parts logistic(Parts x) {
     Parts e = exp(negate(x));
@@ -729,8 +783,7 @@ COMPLEX_UNARY(ConjLowering, chlo::ConjOp,
 COMPLEX_UNARY(MulLowering, stablehlo::MulOp, c.mul(x[0], x[1]))
 COMPLEX_UNARY(SquareLowering, chlo::SquareOp, c.square(x[0]))
 COMPLEX_UNARY(DivLowering, stablehlo::DivOp, c.div(x[0], x[1]))
-COMPLEX_MATH(PowLowering, stablehlo::PowOp,
-              c.exp(c.mul(x[1], c.log(x[0]))))
+COMPLEX_MATH(PowLowering, stablehlo::PowOp, c.power(x[0], x[1]))
 COMPLEX_UNARY(ComplexLowering, stablehlo::ComplexOp,
               (Parts{x[0].first, x[1].first}))
 #undef COMPLEX_UNARY
