@@ -189,8 +189,8 @@ Value emitPolynomial(MathBuilder &m, ArrayRef<double> coefficients, Value v) {
   return result;
 }
 
-// erfcx(y) = exp(y^2) erfc(y), fitted by scripts/fit_erfc.py (Chebyshev,
-// at 150 bits; each within 1 ULP in f64).
+// erfcx(y) = exp(y^2) erfc(y), fitted by scripts/fit_float64_special.py
+// erfc (Chebyshev, at 150 bits; each within 1 ULP in f64).
 // [0.5, 2], degree 24, fit error 1.0e-23
 static constexpr double kErfcxHalfToTwo[] = {
     0.3678229164523611, -0.15661640697345738, 0.06007250896683682,
@@ -403,7 +403,7 @@ Value emitPiCotPi(MathBuilder &m, Value t) {
   return m.select(r.negative, negated, magnitude);
 }
 
-// lgamma(2 + t) / t, fitted by scripts/fit_lgamma.py.
+// lgamma(2 + t) / t, fitted by scripts/fit_float64_special.py lgamma.
 // lgamma(2 + t) / t on [-1/2, 1/2], degree 20, fit error 8.8e-21
 static constexpr double kLgammaAroundTwo[] = {
     0.42278433509846713, 0.1612335167120566, -0.016838075263299522,
@@ -507,7 +507,7 @@ Value emitLgamma(MathBuilder &m, Value x) {
   return m.select(nan, x, result);
 }
 
-// digamma, fitted by scripts/fit_digamma.py.
+// digamma, fitted by scripts/fit_float64_special.py digamma.
 // psi(x) / (x - x0) on [1, 2], degree 28, fit error 8.6e-23
 static constexpr double kDigammaZeroHigh = 1.4616321449683622;
 static constexpr double kDigammaZeroLow = 9.549995429965697e-17;
