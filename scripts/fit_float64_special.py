@@ -14,8 +14,11 @@ comment).
            accuracy next to it (printed as a sum of two doubles); and
            g(t) = psi(1/t) - log(1/t) + t/2 on (0, 1/2] (s = 4t - 1), what
            the asymptotic series sums.
+  i1e      bessel_i1e(y) / y on [0, 8] (s = y/4 - 1), used up to 6 (its
+           Horner sum rounds to 6 ULP beyond 7); sqrt(y) bessel_i1e(y) in
+           t = 6/y on (0, 1] (s = 2t - 1).
 
-    python scripts/fit_float64_special.py erfc|lgamma|digamma
+    python scripts/fit_float64_special.py erfc|lgamma|digamma|i1e
 """
 
 import sys
@@ -68,5 +71,12 @@ def digamma():
     table("kDigammaAsymptotic", "g(t) = psi(1/t) - log(1/t) + t/2", asymptotic, 0, 0.5, 18)
 
 
+def i1e():
+    scaled = lambda y: mpmath.besseli(1, y) * mpmath.exp(-abs(y))  # noqa: E731
+    table("kI1eOverY", "bessel_i1e(y) / y", lambda y: scaled(y) / y if y else mpmath.mpf(0.5), 0, 8, 30)
+    tail = lambda t: mpmath.sqrt(6 / t) * scaled(6 / t) if t else 1 / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    table("kI1eTimesRootY", "sqrt(y) bessel_i1e(y) in t = 6/y", tail, 0, 1, 32)
+
+
 if __name__ == "__main__":
-    {"erfc": erfc, "lgamma": lgamma, "digamma": digamma}[sys.argv[1]]()
+    {"erfc": erfc, "lgamma": lgamma, "digamma": digamma, "i1e": i1e}[sys.argv[1]]()
