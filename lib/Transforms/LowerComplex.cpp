@@ -584,7 +584,7 @@ struct Complex : Real {
     Value re = select(ordinary, polar.first, formula.first);
     Value im = select(ordinary, polar.second, formula.second);
     // Where log x or y log x is not finite, as XLA: x^0 = 1 and 1^y = 1
-    // (NaN included), 0^y = 0 for Re y > 0, x^1 = x.
+    // (NaN included), 0^y = 0 for real y > 0, x^1 = x.
     Value zero = constant(c, 0.0), one = constant(c, 1.0);
     auto is = [&](Value v, Value w) {
       return compare(ComparisonDirection::EQ, v, w);
@@ -595,7 +595,7 @@ struct Complex : Real {
     Value zeroX = andOp(is(x.first, zero), is(x.second, zero));
     Value vanishes = andOp(andOp(zeroX, compare(ComparisonDirection::GT, c,
                                                  zero)),
-                           finite(d));
+                           is(d, zero));
     Value unit = orOp(zeroY, oneX);
     re = select(unit, one, select(vanishes, zero, re));
     im = select(unit, zero, select(vanishes, zero, im));
