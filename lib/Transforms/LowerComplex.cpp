@@ -143,6 +143,13 @@ struct Real {
     return compare(stablehlo::ComparisonDirection::EQ, abs(x),
                    constant(x, INFINITY));
   }
+  Value isFinite(Value x) {
+    return compare(stablehlo::ComparisonDirection::LT, abs(x),
+                   constant(x, INFINITY));
+  }
+  Value isNaN(Value x) {
+    return compare(stablehlo::ComparisonDirection::NE, x, x);
+  }
 
   /// |x + iy| without overflow in the squares: m * sqrt(1 + (n/m)^2).
   Value hypot(Value x, Value y) {
@@ -205,19 +212,12 @@ struct Complex : Real {
     auto [c, d] = y;
     Value zero = constant(a, 0.0), one = constant(a, 1.0),
           inf = constant(a, INFINITY);
-    auto isNaN = [&](Value v) {
-      return compare(ComparisonDirection::NE, v, v);
-    };
-    auto isFinite = [&](Value v) {
-      return compare(ComparisonDirection::LT, abs(v), inf);
+    auto copySign = [&](Value magnitude, Value v) {
+      return select(signBit(v), neg(magnitude), magnitude);
     };
     // copysign(1 or 0, v): an infinite part as +-1, a finite one as +-0.
     auto unit = [&](Value v) {
-      Value magnitude = select(isInf(v), one, zero);
-      return select(signBit(v), neg(magnitude), magnitude);
-    };
-    auto copySign = [&](Value magnitude, Value v) {
-      return select(signBit(v), neg(magnitude), magnitude);
+      return copySign(select(isInf(v), one, zero), v);
     };
     // Only where Smith's formula gave NaN: C99 applies the rules there.
     Value nanResult = orOp(isNaN(re), isNaN(im));
@@ -566,19 +566,15 @@ struct Complex : Real {
     Parts polar = {Real::mul(magnitude, Real::cos(turn)),
                    Real::mul(magnitude, Real::sin(turn))};
     Parts formula = exp(mul(y, logX));
-    auto finite = [&](Value v) {
-      return compare(ComparisonDirection::LT, abs(v),
-                     constant(v, INFINITY));
-    };
     Value ordinary =
-        andOp(andOp(andOp(finite(x.first), finite(x.second)),
-                    andOp(finite(c), finite(d))),
+        andOp(andOp(andOp(isFinite(x.first), isFinite(x.second)),
+                    andOp(isFinite(c), isFinite(d))),
               compare(ComparisonDirection::GT, modulus,
                       constant(modulus, 0.0)));
     // |x|^c and e^(-d arg x) may overflow or vanish apart where their
     // product would not.
     Value representable =
-        andOp(finite(magnitude), compare(ComparisonDirection::GT, magnitude,
+        andOp(isFinite(magnitude), compare(ComparisonDirection::GT, magnitude,
                                          constant(magnitude, 0.0)));
     ordinary = andOp(ordinary, representable);
     Value re = select(ordinary, polar.first, formula.first);
