@@ -289,18 +289,22 @@ def _first_line(e: Exception) -> str:
     return f"{type(e).__name__}: {line[:300]}"
 
 
-def _by_model(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> str | None:
-    """A reason when the case's exact numpy model agrees with the import and
-    not with XLA."""
+def _agrees_with_model(case: Case, ours: list[np.ndarray]) -> bool:
+    """Whether the import's results equal the case's exact numpy model."""
     if case.model is None:
-        return None
+        return False
     try:
         model = [np.asarray(m) for m in case.model(*case.args)]
     except Exception:
+        return False
+    return all(a.shape == m.shape and not mismatches(a, m.astype(a.dtype), True).any() for a, m in zip(ours, model))
+
+
+def _by_model(case: Case, ours: list[np.ndarray], theirs: list[np.ndarray]) -> str | None:
+    """A reason when the case's exact numpy model agrees with the import and
+    not with XLA."""
+    if not _agrees_with_model(case, ours):
         return None
-    for a, m in zip(ours, model):
-        if a.shape != m.shape or mismatches(a, m.astype(a.dtype), True).any():
-            return None
     return f"XLA differs from {case.model_name}; the import agrees with it"
 
 
@@ -370,10 +374,8 @@ def _judge_by_model_alone(case: Case) -> dict[str, Any]:
     except Exception as e:
         message = _first_line(e)
         return {"status": "unsupported" if message.startswith("unsupported") else "error", "message": message}
-    model = [np.asarray(m) for m in case.model(*case.args)]
-    for i, (a, m) in enumerate(zip(ours, model)):
-        if a.shape != m.shape or mismatches(a, m.astype(a.dtype), True).any():
-            return {"status": "mismatch", "message": f"result {i} differs from {case.model_name} (XLA not run: {case.xla_unsafe})"}
+    if not _agrees_with_model(case, ours):
+        return {"status": "mismatch", "message": f"differs from {case.model_name} (XLA not run: {case.xla_unsafe})"}
     return {"status": "explained", "message": f"XLA not run ({case.xla_unsafe}); equal to {case.model_name}"}
 
 
