@@ -444,7 +444,7 @@ def test_complex_sqrt_of_an_infinite_imaginary_part():
 
 def test_a_200_bit_reference_judges_where_long_double_cancels():
     """f64 erfc near 1.45: scipy's float64 value is the reference's own
-    last digits; the 200-bit evaluation says which side is nearer."""
+    last digits; the 2,200-bit evaluation says which side is nearer."""
     lines = ['%r = "chlo.erfc"(%x) : (t) -> t']
     (value,) = precise.evaluate(lines, "%r", {"%x": np.array([1.453436719004561])}, [0])
     assert value == 0.039833638122787805

@@ -45,7 +45,7 @@ class Case:
     # result), to judge composite expressions, whose cancellations amplify
     # either side's rounding past 3 ULP.
     float_model: Callable | None = None
-    # A 200-bit evaluation of an elementwise float program at given flat
+    # A 2,200-bit evaluation of an elementwise float program at given flat
     # positions ((args, positions) -> values, None where not modelled), to
     # judge where long double cancels; `composite`: an expression, whose
     # cancellations amplify each op's rounding.

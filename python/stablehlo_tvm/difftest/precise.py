@@ -1,11 +1,11 @@
-"""A 200-bit evaluation of generated float and complex elementwise programs
+"""A 2,200-bit evaluation of generated float and complex elementwise programs
 (single ops, expressions, map bodies), element by element with mpmath.
 
 The long-double references in models.py settle most differences, but not
 where a formula cancels: complex atan2 is -i log((x + iy) / sqrt(x^2 + y^2))
-by the spec, whose real part is the log of a number near 1, and f64 special
+by the spec, whose imaginary part is the log of a number near 1, and f64 special
 functions (erfc, lgamma, digamma, i1e) whose float64 references are
-themselves a few ULP off. At 200 bits the reference is exact to far below
+themselves a few ULP off. At 2,200 bits the reference is exact to far below
 either side's rounding, so "which side is closer" has an answer.
 
 Elements with a non-finite argument or reference are not evaluated (None):

@@ -180,9 +180,9 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
         closer = _no_further_than_xla(case, actual, expected, remaining)
         if closer.any():
             reasons.append(
-                "the import as close to a 200-bit evaluation as XLA (within twice its distance)"
+                "the import as close to a 2,200-bit evaluation as XLA (within twice its distance)"
                 if case.composite
-                else "the import no further than XLA from a 200-bit evaluation"
+                else "the import no further than XLA from a 2,200-bit evaluation"
             )
             remaining &= ~closer
     return "; ".join(reasons) if reasons and not remaining.any() else None
@@ -190,7 +190,7 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
 
 def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Of the elements `where`, those the import computes no further from a
-    200-bit evaluation than XLA does: in ULPs of a real result, in relative
+    2,200-bit evaluation than XLA does: in ULPs of a real result, in relative
     distance |a - r| / |r| of a complex one (where a part near zero has no
     meaningful ULPs). An expression may be twice as far, plus 3 ULP (4
     epsilons), as composite references allow above; a non-finite result
