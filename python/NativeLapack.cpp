@@ -1,9 +1,10 @@
 //===- NativeLapack.cpp - LAPACK calls without the interpreter ------------===//
 //
 // The real f32/f64 forms of `stablehlo_tvm.lapack.getrf`, `.potrf`, `.trsm`
-// (jnp.linalg.solve, cholesky and triangular solves), `.geqrf`, `.orgqr`
-// (qr), `.syevd` (eigh), `.gesdd` (svd) and `.geev` (eig) as native TVM FFI
-// functions calling LAPACK through function pointers.
+// (jnp.linalg.solve, cholesky and triangular solves), `.geqrf`, `.orgqr`,
+// `.ormqr` (qr; QR least squares), `.gtsv` (tridiagonal solves), `.syevd`
+// (eigh), `.gesdd` (svd) and `.geev` (eig) as native TVM FFI functions
+// calling LAPACK through function pointers.
 // Through Python (lapack.py) each call cost ~30 us of interpreter and
 // wrapper work; a solve inside a loop kernel made three of them per
 // iteration. The calling conventions (operands, int options, outputs; 1-based
@@ -47,6 +48,11 @@ using Geqrf = void (*)(int *m, int *n, void *a, int *lda, void *tau,
                        void *work, int *lwork, int *info);
 using Orgqr = void (*)(int *m, int *n, int *k, void *a, int *lda, void *tau,
                        void *work, int *lwork, int *info);
+using Ormqr = void (*)(char *side, char *trans, int *m, int *n, int *k, void *a,
+                       int *lda, void *tau, void *c, int *ldc, void *work,
+                       int *lwork, int *info);
+using Gtsv = void (*)(int *n, int *nrhs, void *dl, void *d, void *du, void *b,
+                      int *ldb, int *info);
 using Syevd = void (*)(char *jobz, char *uplo, int *n, void *a, int *lda,
                        void *w, void *work, int *lwork, int *iwork,
                        int *liwork, int *info);
@@ -67,6 +73,8 @@ Precisions<Potrf> potrfs;
 Precisions<Trsm> trsms;
 Precisions<Geqrf> geqrfs;
 Precisions<Orgqr> orgqrs;
+Precisions<Ormqr> ormqrs;
+Precisions<Gtsv> gtsvs;
 Precisions<Syevd> syevds;
 Precisions<Gesdd> gesdds;
 Precisions<Geev> geevs;
@@ -319,6 +327,91 @@ bool orgqr(ffi::PackedArgs args) {
   return true;
 }
 
+// ormqr(a, tau, c, left, transpose) -> op(Q) C (left) or C op(Q), Q the
+// product of geqrf's reflectors in `a` and `tau`.
+bool ormqr(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  int64_t options[2];
+  if (args.size() != 6 ||
+      !tensorsOf(args, {0, 1, 2, 5}, {1, 2, 3}, {}, t, which) ||
+      !ormqrs.of[which] || t[1].ndim() < 1 || t[2].ndim() < 2 ||
+      !optionsOf(args, {3, 4}, options))
+    return false;
+  const ffi::TensorView &a = t[0], &tau = t[1], &c = t[2];
+  int64_t rows = c.shape()[c.ndim() - 2], cols = c.shape()[c.ndim() - 1];
+  int64_t aRows = a.shape()[a.ndim() - 2], aCols = a.shape()[a.ndim() - 1];
+  int64_t reflectors = tau.shape()[tau.ndim() - 1], batches = batchCount(c, 2);
+  int64_t order = options[0] ? rows : cols;
+  if (aRows != order || reflectors > std::min(aRows, aCols) ||
+      batchCount(a, 2) != batches || tau.numel() != batches * reflectors ||
+      t[3].numel() != c.numel())
+    return false;
+  size_t element = which ? 8 : 4, matrix = rows * cols * element;
+  size_t matrixA = aRows * aCols * element;
+  if (matrix == 0)
+    return true;
+  std::vector<char> scratch(matrix), scratchA(std::max<size_t>(matrixA, 1));
+  char side = options[0] ? 'L' : 'R', trans = options[1] ? 'T' : 'N';
+  int m = rows, n = cols, k = reflectors, lda = std::max<int64_t>(1, aRows),
+      ldc = std::max<int>(1, m), info = 0, query = -1;
+  double size = 0;
+  ormqrs.of[which](&side, &trans, &m, &n, &k, scratchA.data(), &lda,
+                   bytes(tau), scratch.data(), &ldc, &size, &query, &info);
+  Workspace work(size, which);
+  onColumnMajorCopies(
+      bytes(c), bytes(t[3]), batches, rows, cols, element, scratch.data(),
+      [&](int64_t b) {
+        transposedCopy(bytes(a) + b * matrixA, scratchA.data(), aRows, aCols,
+                       element, /*toColumnMajor=*/true);
+        ormqrs.of[which](&side, &trans, &m, &n, &k, scratchA.data(), &lda,
+                         bytes(tau) + b * reflectors * element, scratch.data(),
+                         &ldc, work.data(), &work.size, &info);
+      });
+  return true;
+}
+
+// gtsv(dl, d, du, b) -> dl', d', du', x, info: tridiagonal solves. The
+// diagonals have n elements each (dl[0] and du[n - 1] are not read and are
+// passed through); LAPACK overwrites them with its factorization.
+bool gtsv(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  if (args.size() != 9 ||
+      !tensorsOf(args, {3, 0, 1, 2, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7},
+                 {8}, t, which) ||
+      !gtsvs.of[which])
+    return false;
+  const ffi::TensorView &b = t[0];
+  int64_t size = b.shape()[b.ndim() - 2], rhs = b.shape()[b.ndim() - 1];
+  int64_t batches = batchCount(b, 2);
+  for (int k = 1; k < 4; ++k)
+    if (t[k].numel() != batches * size || t[k + 3].numel() != t[k].numel())
+      return false;
+  if (t[7].numel() != b.numel() || t[8].numel() != batches)
+    return false;
+  size_t element = which ? 8 : 4, matrix = size * rhs * element;
+  for (int k = 1; k < 4; ++k)
+    if (bytes(t[k + 3]) != bytes(t[k]))
+      std::memcpy(bytes(t[k + 3]), bytes(t[k]), t[k].numel() * element);
+  if (matrix == 0) {
+    std::memset(bytes(t[8]), 0, batches * sizeof(int));
+    return true;
+  }
+  std::vector<char> scratch(matrix);
+  int n = size, nrhs = rhs, ldb = std::max<int>(1, n);
+  onColumnMajorCopies(
+      bytes(b), bytes(t[7]), batches, size, rhs, element, scratch.data(),
+      [&](int64_t k) {
+        size_t diagonal = k * size * element;
+        gtsvs.of[which](&n, &nrhs, bytes(t[4]) + diagonal + element,
+                        bytes(t[5]) + diagonal, bytes(t[6]) + diagonal,
+                        scratch.data(), &ldb,
+                        reinterpret_cast<int *>(bytes(t[8])) + k);
+      });
+  return true;
+}
+
 // syevd(a, compute_vectors, lower) -> v, w, info: eigenvalues ascending,
 // eigenvectors in v's columns (v is a itself without them).
 bool syevd(ffi::PackedArgs args) {
@@ -548,6 +641,10 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
   geqrfs.of[1] = reinterpret_cast<Geqrf>(address("dgeqrf"));
   orgqrs.of[0] = reinterpret_cast<Orgqr>(address("sorgqr"));
   orgqrs.of[1] = reinterpret_cast<Orgqr>(address("dorgqr"));
+  ormqrs.of[0] = reinterpret_cast<Ormqr>(address("sormqr"));
+  ormqrs.of[1] = reinterpret_cast<Ormqr>(address("dormqr"));
+  gtsvs.of[0] = reinterpret_cast<Gtsv>(address("sgtsv"));
+  gtsvs.of[1] = reinterpret_cast<Gtsv>(address("dgtsv"));
   syevds.of[0] = reinterpret_cast<Syevd>(address("ssyevd"));
   syevds.of[1] = reinterpret_cast<Syevd>(address("dsyevd"));
   gesdds.of[0] = reinterpret_cast<Gesdd>(address("sgesdd"));
@@ -566,6 +663,10 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
                            withFallback("geqrf", geqrf), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.orgqr",
                            withFallback("orgqr", orgqr), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.ormqr",
+                           withFallback("ormqr", ormqr), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.gtsv",
+                           withFallback("gtsv", gtsv), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.syevd",
                            withFallback("syevd", syevd), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.gesdd",

@@ -10,9 +10,9 @@ LAPACK's conventions (1-based pivots, info codes), batched over leading
 dimensions. In the complex form every complex operand and result is two
 tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
 
-getrf, potrf and trsm in f32/f64 (solves, Cholesky factors, triangular
-solves: what loops call) are native functions of the C++ core over the same
-LAPACK (python/NativeLapack.cpp); the routines here take the rest.
+The f32/f64 forms of every routine but gees and gehrd are native functions
+of the C++ core over the same LAPACK (python/NativeLapack.cpp; a call from
+a loop kernel costs no interpreter); the routines here take the rest.
 """
 
 from __future__ import annotations
@@ -125,8 +125,11 @@ def ormqr(a, tau, c, left, transpose):
     function = _routine("ormqr", c.dtype)
     trans = ("C" if np.issubdtype(c.dtype, np.complexfloating) else "T") if transpose else "N"
     work = max(1, *c.shape[-2:]) * 64
+    # The reflectors are the first k columns (a wide matrix's geqrf leaves R
+    # beside them), which is all SciPy's wrapper takes.
+    k = tau.shape[-1]
     for i in _batches(c):
-        out[i], _, _ = function("L" if left else "R", trans, a[i], tau[i], c[i], work)
+        out[i], _, _ = function("L" if left else "R", trans, a[i][:, :k], tau[i], c[i], work)
     return (out,)
 
 
@@ -347,7 +350,9 @@ def _view(tensor) -> np.ndarray:
 # The routines the C++ core calls natively in single and double precision
 # (python/NativeLapack.cpp), by the names SciPy's Cython modules export.
 _NATIVE = {
-    "cython_lapack": tuple(p + r for r in ("getrf", "potrf", "geqrf", "orgqr", "syevd", "gesdd", "geev") for p in "sd"),
+    "cython_lapack": tuple(
+        p + r for r in ("getrf", "potrf", "geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev") for p in "sd"
+    ),
     "cython_blas": ("strsm", "dtrsm"),
 }
 
@@ -385,8 +390,9 @@ def _native_addresses() -> dict[str, int]:
 def register() -> None:
     """Registers every routine as `stablehlo_tvm.lapack.<name>` and
     `stablehlo_tvm.lapack.complex.<name>` (once). getrf, potrf, trsm, geqrf,
-    orgqr, syevd, gesdd and geev on f32/f64 are native (no interpreter in the call); their Python forms,
-    which take the other element types, stay as
+    orgqr, ormqr, gtsv, syevd, gesdd and geev on f32/f64 are native (no
+    interpreter in the call); their Python forms, which take the other
+    element types, stay as
     `stablehlo_tvm.lapack.python.<name>`."""
     global _REGISTERED
     if _REGISTERED:

@@ -222,17 +222,19 @@ def test_native_lapack_calls_hold_openblas_to_one_thread():
 
 @pytest.mark.parametrize("dtype,tol", [("float32", 2e-4), ("float64", 1e-10)])
 def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
-    """geqrf/orgqr, syevd, gesdd and geev run natively on f32/f64 (row-major
-    data through column-major LAPACK): tall, wide and batched matrices, every
-    SVD mode, eigenvalues with and without vectors from either triangle,
-    general eigenproblems with left, right or no vectors (conjugate pairs
-    unpacked); the Python routines are never called."""
+    """geqrf/orgqr/ormqr, gtsv, syevd, gesdd and geev run natively on f32/f64
+    (row-major data through column-major LAPACK): tall, wide and batched
+    matrices, reflectors applied from either side, transposed or not,
+    tridiagonal solves of one or several right-hand sides, every SVD mode,
+    eigenvalues with and without vectors from either triangle, general
+    eigenproblems with left, right or no vectors (conjugate pairs unpacked);
+    the Python routines are never called."""
     import tvm_ffi
 
     from stablehlo_tvm import _core, lapack
 
     lapack.register()
-    names = ("geqrf", "orgqr", "syevd", "gesdd", "geev")
+    names = ("geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev")
     originals = {n: tvm_ffi.get_global_func(f"stablehlo_tvm.lapack.python.{n}") for n in names}
     calls = []
 
@@ -278,6 +280,21 @@ def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
                 return jax.lax.linalg.eig(m, compute_left_eigenvectors=left, compute_right_eigenvectors=right)
 
             assert_matches_jax(eig, general, rtol=tol, atol=tol)
+        from jax._src.lax.linalg import geqrf
+
+        for shape, left_c, right_c in (((2, 5, 4), (2, 5, 3), (2, 3, 5)), ((3, 6), (3, 2), (4, 3))):
+            reflected, c, d = random_args([(shape, dtype), (left_c, dtype), (right_c, dtype)], seed=15)
+            for left, transpose in itertools.product([True, False], [True, False]):
+
+                def apply(a, c, left=left, transpose=transpose):
+                    reflectors, taus = geqrf(a)
+                    return jax.lax.linalg.ormqr(reflectors, taus, c, left=left, transpose=transpose)
+
+                assert_matches_jax(apply, reflected, c if left else d, rtol=tol, atol=tol)
+        for n, rhs in ((7, 2), (1, 1), (5, 1)):
+            dl, d, du, b = random_args([((3, n), dtype), ((3, n), dtype), ((3, n), dtype), ((3, n, rhs), dtype)], seed=16)
+            d = d + 4
+            assert_matches_jax(jax.lax.linalg.tridiagonal_solve, dl, d, du, b, rtol=tol, atol=tol)
         assert calls == []
     finally:
         for n in names:
@@ -288,7 +305,8 @@ def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
 @pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4)])
 def test_qr_reflectors_applied(dtype, tol):
     """lapack ormqr/unmqr (lax.linalg.ormqr; lineax's QR solve): Q or its
-    (conjugate) transpose from geqrf's reflectors, on either side."""
+    (conjugate) transpose from geqrf's reflectors, on either side, of tall
+    and wide matrices."""
     from jax._src.lax.linalg import geqrf  # what lineax calls; not exported
     rng = np.random.default_rng(10)
 
@@ -298,14 +316,15 @@ def test_qr_reflectors_applied(dtype, tol):
             value = value + 1j * rng.standard_normal(shape)
         return value.astype(dtype)
 
-    a, c, d = sample((2, 5, 4)), sample((2, 5, 3)), sample((2, 3, 5))
-    for left, transpose in itertools.product([True, False], [True, False]):
+    for shape, left_c, right_c in (((2, 5, 4), (2, 5, 3), (2, 3, 5)), ((3, 6), (3, 2), (4, 3))):
+        a, c, d = sample(shape), sample(left_c), sample(right_c)
+        for left, transpose in itertools.product([True, False], [True, False]):
 
-        def apply(a, c, left=left, transpose=transpose):
-            reflectors, taus = geqrf(a)
-            return jax.lax.linalg.ormqr(reflectors, taus, c, left=left, transpose=transpose)
+            def apply(a, c, left=left, transpose=transpose):
+                reflectors, taus = geqrf(a)
+                return jax.lax.linalg.ormqr(reflectors, taus, c, left=left, transpose=transpose)
 
-        assert_matches_jax(apply, a, c if left else d, rtol=tol, atol=tol)
+            assert_matches_jax(apply, a, c if left else d, rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4), ("complex128", 1e-10)])
