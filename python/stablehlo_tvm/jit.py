@@ -35,14 +35,23 @@ class _Entry(NamedTuple):
 
 
 class _Repeat(NamedTuple):
-    """The last call whose leaves were all jax arrays: those arrays (by
-    identity; they are immutable) and the argument tensors made of them."""
+    """The last call: its leaves (by identity), what the cache keyed them
+    by, and the argument tensors made of them. A call with the same tree
+    converts only the leaves that are other objects or mutable (numpy
+    arrays, results passed back in); jax arrays are immutable, so the same
+    one is the same value, already a tensor."""
 
     tree: Any
     statics: tuple
     leaves: list
     entry: _Entry
     tensors: list
+    descriptions: tuple
+    # Per leaf: its argument position, -1 where JAX dropped it.
+    argument_of: tuple
+    # The leaves that are not jax arrays (or typed keys): converted at
+    # every call.
+    volatile: frozenset
 
 
 class Lowered:
@@ -115,14 +124,20 @@ class Jitted:
         if (
             repeat is not None
             and len(leaves) == len(repeat.leaves)
-            and all(map(operator.is_, leaves, repeat.leaves))
             and repeat.tree == tree
             and repeat.statics == statics
         ):
-            # The same arrays as the last call (a model's weights and its
-            # batch): neither the cache key nor the tensors change.
-            compiled = repeat.entry.compiled
-            return _finish(repeat.entry, compiled.call_tensors(compiled.entry, repeat.tensors))
+            if not repeat.volatile and all(map(operator.is_, leaves, repeat.leaves)):
+                # The same arrays as the last call (a model's weights and
+                # its batch): neither the cache key nor the tensors change.
+                compiled = repeat.entry.compiled
+                return _finish(repeat.entry, compiled.call_tensors(compiled.entry, repeat.tensors))
+            changed = [i for i, same in enumerate(map(operator.is_, leaves, repeat.leaves)) if not same]
+            changed = repeat.volatile.union(changed)
+            descriptions = repeat.descriptions
+            if all(_describe(leaves[i]) == descriptions[i] for i in changed):
+                # Same signature: only the changed leaves are converted.
+                return self._call_replacing(repeat, leaves, changed)
         key = (tree, statics, tuple(map(_describe, leaves)))
         try:
             entry = self._by_key.get(key)
@@ -130,12 +145,32 @@ class Jitted:
             raise CallError(f"static arguments must be hashable, as jax.jit requires: {error}") from error
         if entry is None:
             entry = self._entry(key, self._signature(statics, leaves, tree), args, kwargs)
-        tensors = _tensors_of_jax_arrays(entry, leaves)
-        if tensors is None:
-            return _run(entry, leaves)
-        self._repeat = _Repeat(tree, statics, leaves, entry, tensors)
         compiled = entry.compiled
-        return _finish(entry, compiled.call_tensors(compiled.entry, tensors))
+        template = compiled.replaceable(compiled.entry)
+        if template is None:
+            return _run(entry, leaves)
+        argument_of = _argument_positions(entry, len(leaves))
+        if sum(p >= 0 for p in argument_of) != template.count(None):
+            return _run(entry, leaves)  # call_flat names the mismatch
+        volatile = frozenset(i for i, leaf in enumerate(leaves) if type(leaf).__name__ not in _JAX_ARRAY_TYPES)
+        repeat = _Repeat(tree, statics, leaves, entry, template, key[2], argument_of, volatile)
+        return self._call_replacing(repeat, leaves, range(len(leaves)))
+
+    def _call_replacing(self, repeat: _Repeat, leaves: list, changed) -> Any:
+        """Calls with `repeat`'s tensors, the leaves at `changed` converted
+        in place of theirs, and keeps the result as the next repeat."""
+        entry = repeat.entry
+        keys = entry.key_arguments
+        updates = []
+        for i in changed:
+            position = repeat.argument_of[i]
+            if position >= 0:
+                leaf = leaves[i]
+                updates.append((position, _key_data(leaf) if position in keys else leaf))
+        compiled = entry.compiled
+        outputs, tensors = compiled.call_replacing(compiled.entry, repeat.tensors, updates)
+        self._repeat = repeat._replace(leaves=leaves, tensors=tensors)
+        return _finish(entry, outputs)
 
     def _signature(self, statics: tuple, leaves: list, tree):
         """The abstract signature of a call (what a build is made for)."""
@@ -249,6 +284,18 @@ class Jitted:
         return lowered, kept, lowered.out_tree
 
 
+def _argument_positions(entry: _Entry, n_leaves: int) -> tuple:
+    """Per flat leaf, the position of the argument it is, -1 where JAX
+    dropped it."""
+    if entry.kept is None:
+        return tuple(range(n_leaves))
+    positions = [-1] * n_leaves
+    for position, leaf in enumerate(entry.kept):
+        if leaf < n_leaves:
+            positions[leaf] = position
+    return tuple(positions)
+
+
 def _arguments(entry: _Entry, leaves: list) -> list:
     """The leaves the build takes, typed keys as their key data."""
     if entry.kept is not None:
@@ -275,14 +322,6 @@ def _key_data(key):
 # jax arrays and typed keys: immutable, so a call repeating them by
 # identity repeats their argument tensors.
 _JAX_ARRAY_TYPES = ("ArrayImpl", "PRNGKeyArray")
-
-
-def _tensors_of_jax_arrays(entry: _Entry, leaves: list) -> list | None:
-    """The argument tensors when every leaf is a jax array (or typed key),
-    else None."""
-    if not leaves or any(type(leaf).__name__ not in _JAX_ARRAY_TYPES for leaf in leaves):
-        return None
-    return entry.compiled.tensors_for(entry.compiled.entry, _arguments(entry, leaves), cast=True)
 
 
 def _run(entry: _Entry, leaves: list):

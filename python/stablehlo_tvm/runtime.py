@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import weakref
 from typing import Any
 
 import numpy as np
@@ -119,22 +118,11 @@ class Compiled:
         finally:
             local.depth = depth
 
-    def tensors_for(self, name: str, args, cast: bool = False) -> list:
-        """`args` as the argument tensors of `name`, for `call_tensors`.
-        Only for arguments that are not the caller's mutable memory (jax
-        arrays): the tensors are views of them."""
-        _, signature = self._function(name)
-        borrowed: list = []
-        tensors = signature.tensors(name, args, cast, borrowed, reuse=False)
-        if borrowed:
-            raise CallError(f"@{name}: tensors_for takes immutable arguments (jax arrays)")
-        return tensors
-
     def call_tensors(self, name: str, tensors: list) -> list:
-        """`call_flat` on argument tensors `tensors_for` made. (The path of
-        calls that repeat their arguments: `_calling`'s bookkeeping spelled
-        out, a generator's enter and exit being a quarter of a small call's
-        Python time.)"""
+        """`call_flat` on the argument tensors a call before took (see
+        `call_replacing`). (The path of calls that repeat their arguments:
+        `_calling`'s bookkeeping spelled out, a generator's enter and exit
+        being a quarter of a small call's Python time.)"""
         function, signature = self._function(name)
         local = self._per_thread
         depth = getattr(local, "depth", 0)
@@ -144,6 +132,39 @@ class Compiled:
         finally:
             local.depth = depth
         return signature.outputs(result, [])
+
+    def replaceable(self, name: str) -> list | None:
+        """The argument tensor list of `name` with None where the caller's
+        arguments go, for `call_replacing`; None for a function whose
+        arguments are not one tensor each (complex values are two) or whose
+        dimensions are checked against each other."""
+        _, signature = self._function(name)
+        if signature.complex_args or signature.dim_checks:
+            return None
+        return [None] * (len(signature.params)) + signature.bound
+
+    def call_replacing(self, name: str, tensors: list, updates) -> tuple[list, list]:
+        """`call_flat` on the argument tensors `tensors` (from `replaceable`
+        or a call before) with the arguments at some positions replaced:
+        `updates` are (position, value) pairs, converted as `call_flat`
+        converts them (cast to the parameters' dtypes). Returns the results
+        and the tensors the call took."""
+        function, signature = self._function(name)
+        tensors = list(tensors)
+        borrowed: list = []
+        local = self._per_thread
+        depth = getattr(local, "depth", 0)
+        local.depth = depth + 1
+        try:
+            params = signature.params
+            for position, value in updates:
+                # A nested call must not overwrite the reused argument
+                # tensors the outer call is still reading.
+                tensors[position] = signature._tensor(name, position, position, value, params[position], True, borrowed, depth == 0)
+            result = _LOOP_THREAD.call(function, *tensors) if self._recursive else function(*tensors)
+        finally:
+            local.depth = depth
+        return signature.outputs(result, borrowed), tensors
 
     def export_library(self, path, *, allow_recursion: bool = False, **options) -> None:
         """Writes the build as one shared library that a plain TVM runtime
@@ -194,7 +215,7 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "_given", "dim_checks")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "dim_checks")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
@@ -216,11 +237,6 @@ class _Signature:
         # viewing it was most of a small argument's cost (~8 us of a 3-input
         # call's 43 us).
         self._staging = threading.local()
-        # The results of the last call, by id: (a weak reference to the
-        # array, its tensor, shape, dtype). A result passed back in (a
-        # training loop's parameters, a solver's state) is its tensor again:
-        # results are read-only, so the value is the one the tensor holds.
-        self._given: dict = {}
         # Trailing results that only kept debug callbacks alive
         # (stablehlo-expose-effects): dropped.
         self.effects = 0
@@ -292,14 +308,13 @@ class _Signature:
 
         kind = type(value).__name__
         if kind == "Result":
-            given = self._given.get(id(value))
+            given = value.__dict__.get("_tensor")
             if (
                 given is not None
-                and given[0]() is value
                 and not value.flags.writeable  # as returned: not changed since
                 and (expected is None or expected == (value.shape, value.dtype))
             ):
-                return given[1]
+                return given
         if kind == "Tensor" and hasattr(value, "dtype") and hasattr(value, "device"):
             if borrowed is not None:
                 borrowed.append(value)
@@ -329,10 +344,15 @@ class _Signature:
         ):
             raise self._mismatch(name, position, array, expected)
         tensor = None
-        if self._on_cpu and (is_jax or array.nbytes >= _IN_PLACE_BYTES) and array.flags.c_contiguous:
+        if (
+            self._on_cpu
+            and (is_jax or (array.nbytes >= _IN_PLACE_BYTES and array.__array_interface__["data"][0] % _ALIGNMENT == 0))
+            and array.flags.c_contiguous
+        ):
             try:
                 # In place: jax's CPU buffers are aligned; numpy's often are
-                # not (small ones are copied, at less than a look costs).
+                # not (looked at first: a refusal is an exception, ~40 us;
+                # small ones are copied, at less than a look costs).
                 tensor = tvm_ffi.from_dlpack(value if is_jax else array, require_alignment=_ALIGNMENT)
             except (BufferError, RuntimeError, TypeError, ValueError):
                 tensor = None
@@ -400,16 +420,18 @@ class _Signature:
         return outputs
 
 
-    def _remember(self, outputs: list, results: list, copied: list | None) -> None:
-        """Notes the results and their tensors (see `_given`), in place of
-        the last call's; not those copied out of an argument's tensor,
-        which the caller or the next call may overwrite."""
+    @staticmethod
+    def _remember(outputs: list, results: list, copied: list | None) -> None:
+        """Gives each result its tensor (see `Result`); not those copied out
+        of an argument's tensor, which the caller or the next call may
+        overwrite."""
         if copied is None:
-            self._given = {id(out): (weakref.ref(out), tensor) for out, tensor in zip(outputs, results)}
+            for out, tensor in zip(outputs, results):
+                out._tensor = tensor
         else:
-            self._given = {
-                id(out): (weakref.ref(out), tensor) for out, tensor, c in zip(outputs, results, copied) if not c
-            }
+            for out, tensor, c in zip(outputs, results, copied):
+                if not c:
+                    out._tensor = tensor
 
 
 def _check_dims(checks: list, args) -> None:
@@ -472,7 +494,12 @@ def _ffi_shape(shape: tuple):
 class Result(np.ndarray):
     """A result: a numpy array that also answers ``block_until_ready()``
     as a jax array does (TVM's CPU calls return when they are done), so code
-    written for jax.jit's results runs unchanged."""
+    written for jax.jit's results runs unchanged.
+
+    A result as returned carries its tensor (``_tensor``): passed back in
+    (a training loop's parameters, a solver's state), it is that tensor
+    again. Results are read-only, so the value is the one the tensor holds;
+    views and arithmetic on a result make arrays without it."""
 
     def block_until_ready(self):
         return self

@@ -175,8 +175,9 @@ def test_results_passed_back_are_their_own_tensors():
     assert_same(w_tvm, w_jax, rtol=1e-6)
     entry = next(iter(fast._by_signature.values()))
     _, signature = entry.compiled._function("main")
-    held = signature._given[id(w_tvm)][1]
+    held = w_tvm._tensor
     assert signature._tensor("main", 0, 0, w_tvm, signature.params[0], False, []) is held
+    assert "_tensor" not in w_tvm[1:].__dict__ and "_tensor" not in (w_tvm + 1).__dict__
     # It cannot be changed in place; a changed copy is a value of its own.
     with pytest.raises(ValueError):
         w_tvm.flags.writeable = True
@@ -275,6 +276,44 @@ def test_typed_prng_keys_in_and_out():
     again = stablehlo_tvm.jit(step)({"key": got["key"], "x": got["sample"]})
     reference = jax.jit(step)({"key": want["key"], "x": want["sample"]})
     np.testing.assert_allclose(again["sample"], reference["sample"], rtol=1e-6)
+
+
+def test_a_call_converts_only_the_leaves_that_changed():
+    # Weights passed again as the same jax arrays keep their tensors when
+    # other leaves change (a numpy batch, a new array, an unused leaf JAX
+    # dropped); numpy leaves are converted at every call (they may have
+    # been written to), and a leaf of another shape or dtype is a new build.
+    params = make_params(jax.random.key(4))
+    fast = stablehlo_tvm.jit(lambda params, x, unused: mlp(params, x))
+    x = np.ones((2, 8), np.float32)
+    fast(params, x, 0.0)
+    repeat = fast._repeat
+    n_weights = len(jax.tree_util.tree_leaves(params))
+    assert repeat.argument_of[-1] == -1  # JAX dropped the unused leaf
+
+    def weight_tensors(repeat):
+        return [repeat.tensors[repeat.argument_of[i]] for i in range(n_weights)]
+
+    weights = weight_tensors(repeat)
+    x[:] = 3.0
+    assert_same(fast(params, x, 1.0), jax.jit(mlp)(params, x), rtol=1e-5)
+    again = fast._repeat
+    assert all(a is b for a, b in zip(weights, weight_tensors(again)))
+    assert again.volatile == {n_weights, n_weights + 1} and again.entry is repeat.entry
+    other = jax.tree_util.tree_map(lambda w: w * 2, params)
+    assert_same(fast(other, x, 2.0), jax.jit(mlp)(other, x), rtol=1e-5)
+    assert_same(fast(params, x, 3.0), jax.jit(mlp)(params, x), rtol=1e-5)
+    assert fast._cache_size() == 1
+    wide = np.ones((3, 8), np.float32)
+    assert_same(fast(params, wide, 4.0), jax.jit(mlp)(params, wide), rtol=1e-5)
+    assert fast._cache_size() == 2
+    assert_same(fast(params, x, 5.0), jax.jit(mlp)(params, x), rtol=1e-5)
+    # A result passed back in, and a jax array in place of a numpy one.
+    step = stablehlo_tvm.jit(lambda w, x: (w + x, x))
+    w = np.zeros(4, np.float32)
+    for k in range(3):
+        w, _ = step(w, jnp.full(4, k, jnp.float32) if k % 2 else np.full(4, k, np.float32))
+    np.testing.assert_array_equal(w, np.full(4, 3, np.float32))
 
 
 @pytest.mark.parametrize("impl", ["threefry2x32", "rbg"])
