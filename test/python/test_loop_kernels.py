@@ -49,6 +49,29 @@ def test_a_fori_loop_is_one_primfunc_with_a_while():
     assert_matches_jax(f, x)
 
 
+def test_what_every_iteration_shares_is_computed_before_the_loop():
+    """A decoding loop closes over weights (JAX carries them unchanged):
+    the transpose of an embedding and a layer's slice of stacked weights
+    are computed once before the loop (stablehlo-hoist-loop-invariants),
+    not copied in every iteration of the loop kernel."""
+
+    def f(emb, layers, x):
+        def body(i, v):
+            w = layers[1]
+            return jnp.tanh(v @ w) @ emb.T @ emb * 0.01 + i
+
+        return lax.fori_loop(0, 8, body, x)
+
+    emb, layers, x = random_args([((48, 32), "float32"), ((2, 32, 32), "float32"), ((32,), "float32")])
+    mod, outcome = _lowered(f, emb, layers, x)
+    assert outcome["loops_left"] == {}
+    (loop,) = [f.script() for f in mod.functions.values() if isinstance(f, tvm.tirx.PrimFunc) and "while " in f.script()]
+    before, body = loop[: loop.index("while ")], loop[loop.index("while ") :]
+    assert "T_transpose" in before and "strided_slice" in before
+    assert "T_transpose" not in body and "strided_slice" not in body, body
+    assert_matches_jax(f, emb, layers, x, rtol=1e-5, atol=1e-5)
+
+
 def test_a_loop_of_heavy_kernels_stays_in_the_vm_and_a_light_one_does_not():
     """Kernels that store ~260,000 elements a call gain nothing from one
     PrimFunc (dispatch is noise beside them); the same body on 64 elements

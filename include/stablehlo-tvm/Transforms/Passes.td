@@ -391,6 +391,34 @@ def LowerComplex : Pass<"stablehlo-lower-complex", "ModuleOp"> {
                            "::mlir::chlo::CHLODialect"];
 }
 
+def HoistLoopInvariants : Pass<"stablehlo-hoist-loop-invariants",
+                               "ModuleOp"> {
+  let summary = "Compute what a while loop's iterations share once, before it";
+  let description = [{
+    A value the body hands on unchanged (JAX carries every value a loop
+    closes over: a model's weights in a decoding loop) is the loop's operand
+    in every iteration: its uses in both regions read the operand, and the
+    position is dropped from the loop. Then an op of the body or condition
+    whose operands are all defined outside the loop, and which has no
+    effects, computes the same value in every iteration and moves before
+    the loop, in order, so that chains move whole (a weight's slice, its
+    reshape, a transpose of an embedding). Not moved: ops without operands
+    (constants, iotas) and broadcasts, which cost nothing where they fuse
+    into their users and a whole tensor where they do not; loops and
+    branches, which need not end or be taken.
+
+    ```mlir
+    %r:2 = stablehlo.while(%i = %c0, %w = %weights) ... do {
+      %t = stablehlo.transpose %w, dims = [1, 0] ...
+      ...
+      stablehlo.return %next, %w
+    }
+    ```
+    becomes a loop over `%i` alone that reads a transpose of `%weights`
+    computed before it. Runs before stablehlo-isolate-loops.
+  }];
+}
+
 def IsolateLoops : Pass<"stablehlo-isolate-loops", "ModuleOp"> {
   let summary = "Make the values a while loop uses from outside loop-carried";
   let description = [{

@@ -1,0 +1,119 @@
+//===- HoistLoopInvariants.cpp - Loop-invariant work before the loop ------===//
+
+#include "stablehlo-tvm/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
+
+namespace mlir::stablehlo_tvm {
+
+#define GEN_PASS_DEF_HOISTLOOPINVARIANTS
+#include "stablehlo-tvm/Transforms/Passes.h.inc"
+
+namespace {
+
+/// `loop` without the positions its body hands on unchanged: their uses
+/// read the loop's operand (and so do the loop's results there).
+stablehlo::WhileOp dropInvariantPositions(stablehlo::WhileOp loop) {
+  Block &body = loop.getBody().front();
+  Block &cond = loop.getCond().front();
+  Operation *ret = body.getTerminator();
+  llvm::BitVector invariant(loop->getNumOperands());
+  for (auto [i, value] : llvm::enumerate(ret->getOperands()))
+    if (value == body.getArgument(i))
+      invariant.set(i);
+  if (invariant.none())
+    return loop;
+  SmallVector<Value> operands;
+  SmallVector<Type> types;
+  for (auto [i, operand] : llvm::enumerate(loop->getOperands())) {
+    if (invariant.test(i)) {
+      body.getArgument(i).replaceAllUsesWith(operand);
+      cond.getArgument(i).replaceAllUsesWith(operand);
+      loop->getResult(i).replaceAllUsesWith(operand);
+    } else {
+      operands.push_back(operand);
+      types.push_back(operand.getType());
+    }
+  }
+  SmallVector<Value> carried;
+  for (auto [i, value] : llvm::enumerate(ret->getOperands()))
+    if (!invariant.test(i))
+      carried.push_back(value);
+  ret->setOperands(carried);
+  body.eraseArguments(invariant);
+  cond.eraseArguments(invariant);
+  OpBuilder builder(loop);
+  auto kept = stablehlo::WhileOp::create(builder, loop.getLoc(), types,
+                                         operands);
+  kept->setAttrs(loop->getAttrs());
+  for (auto [from, to] : llvm::zip(loop->getRegions(), kept->getRegions()))
+    to.takeBody(from);
+  unsigned next = 0;
+  for (auto [i, result] : llvm::enumerate(loop->getResults()))
+    if (!invariant.test(i))
+      result.replaceAllUsesWith(kept->getResult(next++));
+  loop->erase();
+  return kept;
+}
+
+/// Whether `op` is worth computing once outside a loop and may be.
+bool hoistable(Operation *op) {
+  if (op->getNumOperands() == 0 || op->hasTrait<OpTrait::IsTerminator>() ||
+      isa<stablehlo::BroadcastInDimOp, stablehlo::WhileOp, stablehlo::IfOp,
+          stablehlo::CaseOp>(op))
+    return false;
+  return isMemoryEffectFree(op);
+}
+
+/// An op without operands or effects (a constant, an iota): computed
+/// anywhere alike.
+bool isConstantLike(Operation *op) {
+  return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+         isMemoryEffectFree(op);
+}
+
+/// Moves the ops of `region` (its block, in order) that use nothing
+/// defined inside `loop` but constants before it; a constant they use is
+/// copied there (the loop's own users keep theirs).
+void hoist(Region &region, stablehlo::WhileOp loop) {
+  auto outside = [&](Value value) {
+    return !loop->isAncestor(value.getParentRegion()->getParentOp());
+  };
+  auto available = [&](Value value) {
+    return outside(value) || isConstantLike(value.getDefiningOp());
+  };
+  for (Operation &op : llvm::make_early_inc_range(region.front())) {
+    if (!hoistable(&op) || !llvm::all_of(op.getOperands(), available))
+      continue;
+    llvm::SetVector<Value> used;
+    getUsedValuesDefinedAbove(op.getRegions(), used);
+    if (!llvm::all_of(used, outside))
+      continue;
+    OpBuilder builder(loop);
+    for (OpOperand &operand : op.getOpOperands())
+      if (!outside(operand.get()))
+        operand.set(builder.clone(*operand.get().getDefiningOp())->getResult(
+            cast<OpResult>(operand.get()).getResultNumber()));
+    op.moveBefore(loop);
+  }
+}
+
+struct HoistLoopInvariantsPass
+    : impl::HoistLoopInvariantsBase<HoistLoopInvariantsPass> {
+  void runOnOperation() override {
+    // Innermost first: what leaves an inner loop may then leave the outer.
+    SmallVector<stablehlo::WhileOp> loops;
+    getOperation()->walk([&](stablehlo::WhileOp loop) { loops.push_back(loop); });
+    for (stablehlo::WhileOp loop : loops) {
+      loop = dropInvariantPositions(loop);
+      hoist(loop.getCond(), loop);
+      hoist(loop.getBody(), loop);
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::stablehlo_tvm

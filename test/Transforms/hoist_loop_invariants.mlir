@@ -1,0 +1,74 @@
+// What a while loop's iterations share is computed once, before the loop.
+// RUN: stablehlo-to-tvm %s --stablehlo-hoist-loop-invariants | FileCheck %s
+
+// A weight the body hands on unchanged leaves the loop; its transpose and
+// the product's slice of it (a chain) move before the loop; the broadcast
+// of a scalar and the constant stay; so does the product, which reads the
+// carried vector.
+// CHECK-LABEL: func @decode
+// CHECK: %[[T:.*]] = stablehlo.transpose %arg1
+// CHECK: %[[S:.*]] = stablehlo.slice %[[T]]
+// CHECK: %[[R:.*]]:2 = stablehlo.while(%[[I:.*]] = %{{.*}}, %[[V:.*]] = %arg0) : tensor<i32>, tensor<4xf32>
+// CHECK: do
+// CHECK: stablehlo.constant dense<1>
+// CHECK: stablehlo.dot_general %[[V]], %[[S]]
+// CHECK: stablehlo.broadcast_in_dim %arg2
+// CHECK: stablehlo.return %{{.*}}, %{{.*}} : tensor<i32>, tensor<4xf32>
+// CHECK: return %[[R]]#1, %arg1
+func.func @decode(%x: tensor<4xf32>, %w: tensor<4x8xf32>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<4x8xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %v = %x, %wi = %w) : tensor<i32>, tensor<4xf32>, tensor<4x8xf32>
+   cond {
+    %n = stablehlo.constant dense<10> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %t = stablehlo.transpose %wi, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %sl = stablehlo.slice %t [0:4, 0:4] : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %p = stablehlo.dot_general %v, %sl, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4x4xf32>) -> tensor<4xf32>
+    %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %v1 = stablehlo.multiply %p, %b : tensor<4xf32>
+    stablehlo.return %i1, %v1, %wi : tensor<i32>, tensor<4xf32>, tensor<4x8xf32>
+  }
+  return %r#1, %r#2 : tensor<4xf32>, tensor<4x8xf32>
+}
+
+// An inner loop's invariant work leaves both loops when it reads only what
+// the outer loop hands on unchanged; a reduce (a region of its own) moves
+// too, with a copy of the constant it starts from. The inner loop itself
+// stays: loops are not moved.
+// CHECK-LABEL: func @nested
+// CHECK: %[[ZERO:.*]] = stablehlo.constant dense<0.0
+// CHECK: stablehlo.reduce(%arg1 init: %[[ZERO]])
+// CHECK: stablehlo.while
+// CHECK: stablehlo.while
+// CHECK-NOT: stablehlo.reduce
+// CHECK: return
+func.func @nested(%x: tensor<f32>, %w: tensor<16xf32>) -> tensor<f32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %acc = %x, %wo = %w) : tensor<i32>, tensor<f32>, tensor<16xf32>
+   cond {
+    %n = stablehlo.constant dense<3> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %c1 : tensor<i32>
+    %q:2 = stablehlo.while(%j = %c0, %a = %acc) : tensor<i32>, tensor<f32>
+     cond {
+      %m = stablehlo.constant dense<4> : tensor<i32>
+      %lt2 = stablehlo.compare LT, %j, %m, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt2 : tensor<i1>
+    } do {
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %sum = stablehlo.reduce(%wo init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>
+      %a1 = stablehlo.add %a, %sum : tensor<f32>
+      %j1 = stablehlo.add %j, %c1 : tensor<i32>
+      stablehlo.return %j1, %a1 : tensor<i32>, tensor<f32>
+    }
+    stablehlo.return %i1, %q#1, %wo : tensor<i32>, tensor<f32>, tensor<16xf32>
+  }
+  return %r#1 : tensor<f32>
+}
