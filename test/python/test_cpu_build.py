@@ -593,3 +593,26 @@ def test_a_flatten_before_a_product_is_a_view_not_a_fused_copy():
     assert any("reshape" in n and "tanh" in n for n in names), names
     # 576-term sums: summation order moves the last bits
     assert_matches_jax(f, *args, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vector_times_matrix_accumulates_along_the_rows(dtype):
+    # v @ W with W row-major: a tile of columns accumulates in registers
+    # over W's rows, each step a contiguous piece of a row (VectorMatrix);
+    # reduced an output element at a time, every lane was a load a row
+    # apart (3x slower in a decoding loop). Batched too (attention's
+    # weights times values), with the bias and activation as the epilogue.
+    rng = np.random.default_rng(8)
+    v, w, b = (rng.standard_normal(s).astype(dtype) for s in ((64,), (64, 192), (192,)))
+    p, values = (rng.standard_normal(s).astype(dtype) for s in ((4, 32), (32, 4, 16)))
+
+    def products(v, w, b, p, values):
+        return jnp.tanh(v @ w + b), jnp.einsum("ht,thd->hd", p, values)
+
+    text = _scheduled_text(products, v, w, b, p, values)
+    kernels = [f for f in text.split("@T.prim_func") if 'T.sblock("matmul' in f or "T_einsum" in f or "dot_general" in f]
+    assert kernels and all("_rf" not in k for k in kernels), text
+    lanes = 16 if dtype == "float32" else 8
+    assert any(f"T.vectorized(T.int64({2 * lanes}))" in k for k in kernels), kernels
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    assert_matches_jax(products, v, w, b, p, values, rtol=tol, atol=tol)

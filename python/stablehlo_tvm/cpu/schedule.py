@@ -22,9 +22,12 @@ def default_rules() -> list:
     from .gemv import MatrixVector
     from .matmul import Matmul
     from .reduction import RowReduction
+    from .vector_matrix import VectorMatrix
 
-    # TVM's GEMV rule takes the matrix-vector products (one row) Matmul leaves.
-    return [Matmul(), MatrixVector(), RowReduction(), Elementwise()]
+    # The products Matmul leaves (no row axis): a vector times a row-major
+    # matrix accumulates along the rows (VectorMatrix); TVM's GEMV rule
+    # takes the matrix-vector products.
+    return [Matmul(), VectorMatrix(), MatrixVector(), RowReduction(), Elementwise()]
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ScheduleFunctions")
