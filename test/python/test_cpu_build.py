@@ -616,3 +616,28 @@ def test_vector_times_matrix_accumulates_along_the_rows(dtype):
     assert any(f"T.vectorized(T.int64({2 * lanes}))" in k for k in kernels), kernels
     tol = 1e-5 if dtype == "float32" else 1e-12
     assert_matches_jax(products, v, w, b, p, values, rtol=tol, atol=tol)
+
+
+def test_integer_constants_are_scalars_where_compared_or_chosen():
+    # The import guards shifts as where(s >= 32, 0, x << s): the 32 and the
+    # 0 were full tensors of constants, materialized once and read by every
+    # round of a Threefry loop (jax.random). Compared or chosen they are
+    # scalars now; a choice that a division reads keeps them (the
+    # simplifier splits x / select(b == 0, 1, b) around an immediate 1 and
+    # divides by zero), and such divisions still never trap.
+    key = jax.random.PRNGKey(7)
+
+    def bits(key):
+        return jax.random.bits(key, (64, 512))
+
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(bits).lower(key)), host_target())
+    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    assert not [k for k in kernels if k.startswith("broadcast_to")], kernels
+    assert_matches_jax(bits, key, rtol=0, atol=0)
+
+    def divide(x, y):
+        return x // y, x % y, jnp.right_shift(x, y), jnp.left_shift(x, y)
+
+    x = np.array([7, -7, np.iinfo(np.int32).min, 5, 1 << 20, -1], np.int32)
+    y = np.array([0, 2, -1, 33, 3, 40], np.int32)
+    assert_matches_jax(divide, x, y, rtol=0, atol=0)

@@ -9,12 +9,15 @@ wrote 13 broadcasts of f64 constants, each 0.8 MB, before its one fused
 kernel read them); as scalars they are immediates in the fused kernel. The
 broadcasts left unread go with the pipeline's next dead-code elimination.
 
-Float constants only, and zeros only where they are compared or chosen:
-TVM's simplifier folds immediates as if arithmetic were exact. An integer
-one let it split a guarded divisor `x / select(b == 0, 1, b)` into
+Float constants, and zeros only where they are compared or chosen: TVM's
+simplifier folds immediates as if arithmetic were exact; a float zero makes
+`x * 0` zero for infinite and NaN x, and `x + 0` keep the sign of a zero x.
+Integer constants only where they are compared or chosen, and not where a
+division or remainder reads the result, however indirectly: an integer one
+let the simplifier split a guarded divisor `x / select(b == 0, 1, b)` into
 `select(b == 0, x, x / b)`, which divides by zero (a trap) in the lanes the
-guard was for; a float zero makes `x * 0` zero for infinite and NaN x, and
-`x + 0` keep the sign of a zero x.
+guard was for (and an immediate in the guard's comparisons did as much). (The guards of shifts, `where(s >= 32, 0, x << s)`,
+were full tensors of 32 and 0 that every round of a Threefry loop read.)
 """
 
 from __future__ import annotations
@@ -67,9 +70,28 @@ _BROADCASTING = {
 }
 
 
+# Operators that divide: what their operands are computed from keeps its
+# integer constants as tensors (see the module docstring).
+_DIVIDING = {f"relax.{name}" for name in ("divide", "floor_divide", "mod", "floor_mod")}
+
+
 @mutator
 class _Rewriter(PyExprMutator):
+    def __init__(self, mod):
+        super().__init__(mod)
+        self._divided: set = set()  # variables a division reads, directly or not
+        self._binding = None
+
+    def visit_function_(self, func):
+        self._divided = _read_by_divisions(func)
+        return super().visit_function_(func)
+
+    def visit_var_binding_(self, binding):
+        self._binding = binding.var
+        super().visit_var_binding_(binding)
+
     def visit_call_(self, call):
+        binding = self._binding
         call = super().visit_call_(call)
         if not isinstance(call.op, tvm.ir.Op) or call.op.name not in _BROADCASTING:
             return call
@@ -79,8 +101,10 @@ class _Rewriter(PyExprMutator):
             return call
         full = [_has_shape(arg, shape) for arg in call.args]
         args = list(call.args)
+        choosing = call.op.name in _CHOOSING
+        integers = choosing and binding is not None and binding not in self._divided
         for k, arg in enumerate(call.args):
-            scalar = self._broadcast_scalar(arg, call.op.name in _CHOOSING)
+            scalar = self._broadcast_scalar(arg, choosing, integers)
             # Another operand keeps the result's shape.
             if scalar is not None and any(f for j, f in enumerate(full) if j != k):
                 args[k] = scalar
@@ -88,9 +112,10 @@ class _Rewriter(PyExprMutator):
             return call
         return relax.Call(call.op, args, call.attrs, call.ty_args, call.span)
 
-    def _broadcast_scalar(self, arg, zero_allowed: bool):
-        """The one-element float constant `arg` broadcasts, as a rank-0
-        constant (not a zero, unless `zero_allowed`)."""
+    def _broadcast_scalar(self, arg, zero_allowed: bool, integers: bool = False):
+        """The one-element float constant `arg` broadcasts (or integer, when
+        `integers`), as a rank-0 constant (a float zero only when
+        `zero_allowed`)."""
         value = bound_to(self, arg)
         if not is_op(value, "relax.broadcast_to"):
             return None
@@ -100,9 +125,28 @@ class _Rewriter(PyExprMutator):
         if not isinstance(source, tvm.ir.expr.GenericConst):
             return None
         data = source.value.numpy()
-        if data.size != 1 or data.dtype.kind != "f" or (data.item() == 0 and not zero_allowed):
+        if data.size != 1:
+            return None
+        if data.dtype.kind == "f":
+            if data.item() == 0 and not zero_allowed:
+                return None
+        elif not (integers and data.dtype.kind in "iu"):
             return None
         return relax.const(np.asarray(data).reshape(()), str(data.dtype))
+
+
+def _read_by_divisions(func) -> set:
+    """The variables of `func` that a division or remainder reads, directly
+    or through the values computed from them."""
+    bindings = [b for block in func.body.blocks for b in block.bindings if isinstance(b, relax.VarBinding)]
+    divided: set = set()
+    for binding in reversed(bindings):
+        value = binding.value
+        if not isinstance(value, relax.Call):
+            continue
+        if binding.var in divided or (isinstance(value.op, tvm.ir.Op) and value.op.name in _DIVIDING):
+            divided.update(arg for arg in value.args if isinstance(arg, relax.Var))
+    return divided
 
 
 def _has_shape(expr, shape) -> bool:
