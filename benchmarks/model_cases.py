@@ -1472,6 +1472,323 @@ def linear_recurrence_associative_scan():
     )
 
 
+def optimistix_levenberg_marquardt():
+    """optimistix's Levenberg-Marquardt fit of a decaying exponential: a
+    while loop whose steps solve least squares by QR (LAPACK geqrf, ormqr,
+    trsm from inside the loop)."""
+    import jax.numpy as jnp
+    import optimistix as optx
+
+    t = np.linspace(0, 1, 32).astype(np.float32)
+
+    def residual(p, args):
+        t, y = args
+        return p[0] * jnp.exp(-p[1] * t) + p[2] - y
+
+    def fit(y):
+        solver = optx.LevenbergMarquardt(rtol=1e-6, atol=1e-6)
+        return optx.least_squares(residual, solver, jnp.array([1.0, 1.0, 0.0]), args=(t, y), throw=False, max_steps=64).value
+
+    y = 2.0 * np.exp(-3 * t) + 0.5 + 0.01 * _rng().standard_normal(32)
+    return fit, (y.astype(np.float32),)
+
+
+def lineax_gmres():
+    """lineax's restarted GMRES on a 32 x 32 system (Arnoldi steps and a
+    small least-squares solve per restart)."""
+    import lineax as lx
+
+    rng = _rng()
+    a = (np.eye(32) * 4 + rng.standard_normal((32, 32)) * 0.3).astype(np.float32)
+
+    def solve(a, b):
+        solver = lx.GMRES(rtol=1e-5, atol=1e-5, restart=16)
+        return lx.linear_solve(lx.MatrixLinearOperator(a), b, solver, throw=False).value
+
+    return solve, (a, rng.standard_normal(32).astype(np.float32))
+
+
+def kv_cache_decode():
+    """Greedy decoding of 32 tokens by a 2-layer transformer with a
+    key/value cache, in a fori_loop: vector-matrix products against
+    weights the loop closes over, cache updates, an argmax per step."""
+    import jax
+    import jax.numpy as jnp
+
+    vocab, d, heads, layers, steps = 256, 64, 4, 2, 32
+    rng = _rng()
+
+    def weight(*shape):
+        return (rng.standard_normal(shape) * 0.1).astype(np.float32)
+
+    params = {
+        "embedding": weight(vocab, d),
+        "qkv": weight(layers, d, 3 * d),
+        "out": weight(layers, d, d),
+        "up": weight(layers, d, 4 * d),
+        "down": weight(layers, 4 * d, d),
+    }
+
+    def norm(x):
+        return (x - x.mean(-1, keepdims=True)) * jax.lax.rsqrt(x.var(-1, keepdims=True) + 1e-5)
+
+    def decode(p, token):
+        def step(t, carry):
+            token, cache, out = carry
+            x = p["embedding"][token]
+            for layer in range(layers):
+                q, k, v = (a.reshape(heads, d // heads) for a in jnp.split(norm(x) @ p["qkv"][layer], 3))
+                cache = cache.at[layer, 0, t].set(k).at[layer, 1, t].set(v)
+                scores = jnp.einsum("hd,thd->ht", q, cache[layer, 0]) / np.sqrt(d // heads)
+                scores = jnp.where(jnp.arange(steps)[None] <= t, scores, -1e9)
+                x = x + jnp.einsum("ht,thd->hd", jax.nn.softmax(scores, -1), cache[layer, 1]).reshape(d) @ p["out"][layer]
+                x = x + jax.nn.gelu(norm(x) @ p["up"][layer]) @ p["down"][layer]
+            token = jnp.argmax(norm(x) @ p["embedding"].T).astype(jnp.int32)
+            return token, cache, out.at[t].set(token)
+
+        cache = jnp.zeros((layers, 2, steps, heads, d // heads))
+        return jax.lax.fori_loop(0, steps, step, (token, cache, jnp.zeros(steps, jnp.int32)))[2]
+
+    return decode, (params, np.int32(3))
+
+
+def nnx_optimizer_train_step():
+    """A Flax NNX CNN (batch norm, dropout) trained by nnx.Optimizer with
+    AdamW: the model and optimizer state split, stepped and merged."""
+    import optax
+    from flax import nnx
+
+    class CNN(nnx.Module):
+        def __init__(self, rngs):
+            self.conv1 = nnx.Conv(1, 16, (3, 3), rngs=rngs)
+            self.conv2 = nnx.Conv(16, 32, (3, 3), strides=2, use_bias=False, rngs=rngs)
+            self.norm = nnx.BatchNorm(32, rngs=rngs)
+            self.dropout = nnx.Dropout(0.1, rngs=rngs)
+            self.head = nnx.Linear(32 * 14 * 14, 10, rngs=rngs)
+
+        def __call__(self, x):
+            x = nnx.relu(self.conv1(x))
+            x = nnx.relu(self.norm(self.conv2(x)))
+            return self.head(self.dropout(x.reshape(x.shape[0], -1)))
+
+    model = CNN(nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.adamw(1e-3), wrt=nnx.Param)
+    graphdef, state = nnx.split((model, optimizer))
+
+    def step(state, x, y):
+        model, optimizer = nnx.merge(graphdef, state)
+
+        def loss_fn(model):
+            return optax.softmax_cross_entropy_with_integer_labels(model(x), y).mean()
+
+        loss, grads = nnx.value_and_grad(loss_fn)(model)
+        optimizer.update(model, grads)
+        return nnx.state((model, optimizer)), loss
+
+    rng = _rng()
+    return step, (state, rng.standard_normal((16, 28, 28, 1)).astype(np.float32), rng.integers(0, 10, 16).astype(np.int32))
+
+
+def equinox_transformer_train_step():
+    """Two Equinox transformer blocks (MultiheadAttention, LayerNorm, MLP,
+    vmapped over tokens and the batch) trained by optax Adam."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    class Block(eqx.Module):
+        attention: eqx.nn.MultiheadAttention
+        norm1: eqx.nn.LayerNorm
+        norm2: eqx.nn.LayerNorm
+        mlp: eqx.nn.MLP
+
+        def __init__(self, key):
+            k1, k2 = jax.random.split(key)
+            self.attention = eqx.nn.MultiheadAttention(4, 64, key=k1)
+            self.norm1, self.norm2 = eqx.nn.LayerNorm(64), eqx.nn.LayerNorm(64)
+            self.mlp = eqx.nn.MLP(64, 64, 128, 1, activation=jax.nn.gelu, key=k2)
+
+        def __call__(self, x):
+            h = jax.vmap(self.norm1)(x)
+            x = x + self.attention(h, h, h)
+            return x + jax.vmap(self.mlp)(jax.vmap(self.norm2)(x))
+
+    blocks = [Block(k) for k in jax.random.split(jax.random.PRNGKey(0), 2)]
+    params, static = eqx.partition(blocks, eqx.is_array)
+    optimizer = optax.adam(1e-3)
+
+    def step(params, opt_state, x, y):
+        def loss(params):
+            h = x
+            for block in eqx.combine(params, static):
+                h = jax.vmap(block)(h)
+            return jnp.mean((h.mean(1) - y) ** 2)
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, value
+
+    rng = _rng()
+    x, y = rng.standard_normal((8, 16, 64)).astype(np.float32), rng.standard_normal((8, 64)).astype(np.float32)
+    return step, (params, optimizer.init(params), x, y)
+
+
+def fft_poisson_rfft():
+    """A periodic Poisson solve on 128 x 128 by real FFTs (rfft2, irfft2),
+    and a spectrum's peak."""
+    import jax.numpy as jnp
+
+    n = 128
+
+    def solve(f):
+        kx = jnp.fft.fftfreq(n)[:, None] * 2 * jnp.pi
+        ky = jnp.fft.rfftfreq(n)[None] * 2 * jnp.pi
+        k2 = kx**2 + ky**2
+        u_hat = jnp.where(k2 == 0, 0, -jnp.fft.rfft2(f) / jnp.where(k2 == 0, 1, k2))
+        u = jnp.fft.irfft2(u_hat, s=(n, n))
+        return u, jnp.abs(jnp.fft.fftshift(jnp.fft.fft(u[0]))).max()
+
+    return solve, (_rng().standard_normal((n, n)).astype(np.float32),)
+
+
+def jax_md_neighbor_list():
+    """jax-md Lennard-Jones with a cell-list neighbor list, 20 Nose-Hoover
+    NVT steps, the list updated every step (sorts, cumulative sums,
+    scatters)."""
+    import jax
+    from jax_md import energy, simulate, space
+
+    box = 12.0
+    displacement, shift = space.periodic(box)
+    grid = np.stack(np.meshgrid(np.arange(10), np.arange(10)), -1).reshape(-1, 2)
+    positions = (grid * 1.2 + 0.3).astype(np.float32)
+    neighbor_fn, energy_fn = energy.lennard_jones_neighbor_list(displacement, box, r_onset=2.0, r_cutoff=2.5)
+    neighbors = neighbor_fn.allocate(positions)
+    init, apply = simulate.nvt_nose_hoover(energy_fn, shift, 1e-3, kT=0.5)
+
+    def run(positions, neighbors, key):
+        def step(_, carry):
+            state, neighbors = carry
+            state = apply(state, neighbor=neighbors)
+            return state, neighbors.update(state.position)
+
+        state, neighbors = jax.lax.fori_loop(0, 20, step, (init(key, positions, neighbor=neighbors), neighbors))
+        return state.position, energy_fn(state.position, neighbor=neighbors)
+
+    return run, (positions, neighbors, jax.random.PRNGKey(0))
+
+
+def kmeans_while():
+    """k-means on 2,000 points until the centers stop moving (a while loop
+    of distances, argmin, segment sums)."""
+    import jax
+    import jax.numpy as jnp
+
+    rng = _rng()
+    centers = ((0, 0), (5, 5), (-5, 5), (5, -5))
+    points = np.concatenate([rng.standard_normal((500, 2)) + c for c in centers]).astype(np.float32)
+
+    def kmeans(x, c):
+        def moving(state):
+            return (state[2] < 50) & (state[1] > 1e-6)
+
+        def step(state):
+            c, _, i = state
+            nearest = jnp.argmin(jnp.sum((x[:, None] - c[None]) ** 2, -1), 1)
+            sums = jax.ops.segment_sum(x, nearest, 4)
+            counts = jax.ops.segment_sum(jnp.ones(len(x)), nearest, 4)
+            moved = sums / jnp.maximum(counts, 1)[:, None]
+            return moved, jnp.sum((moved - c) ** 2), i + 1
+
+        c, _, iterations = jax.lax.while_loop(moving, step, (c, jnp.inf, 0))
+        return c, iterations
+
+    return kmeans, (points, points[::500].copy())
+
+
+def gmm_em():
+    """30 EM steps of a 3-component diagonal Gaussian mixture (logsumexp
+    responsibilities, weighted moments) in a scan."""
+    import jax
+    import jax.numpy as jnp
+    from jax.scipy.special import logsumexp
+
+    rng = _rng()
+    centers = ((0, 0, 0), (4, 4, 0), (-4, 0, 4))
+    points = np.concatenate([rng.standard_normal((400, 3)) + c for c in centers]).astype(np.float32)
+
+    def em(x, mu):
+        def step(carry, _):
+            mu, log_weight, log_var = carry
+            ll = -0.5 * jnp.sum((x[:, None] - mu[None]) ** 2 / jnp.exp(log_var)[None] + log_var[None], -1) + log_weight
+            r = jnp.exp(ll - logsumexp(ll, 1, keepdims=True))
+            nk = r.sum(0)
+            mu = (r.T @ x) / nk[:, None]
+            var = (r.T @ x**2) / nk[:, None] - mu**2
+            return (mu, jnp.log(nk / len(x)), jnp.log(var + 1e-6)), logsumexp(ll, 1).mean()
+
+        start = (mu, jnp.log(jnp.ones(3) / 3), jnp.zeros((3, 3)))
+        (mu, _, _), lls = jax.lax.scan(step, start, None, length=30)
+        return mu, lls
+
+    return em, (points, points[::400].copy())
+
+
+def keras_densenet():
+    """keras.applications.DenseNet121 (64 x 64): 600 weights, concatenated
+    feature maps, batch norm."""
+    import jax.numpy as jnp
+    import keras
+
+    model = keras.applications.DenseNet121(weights=None, input_shape=(64, 64, 3), classes=10)
+    return _keras_backbone(model, jnp.asarray(_rng().standard_normal((1, 64, 64, 3)), jnp.float32))
+
+
+def haiku_resnet18():
+    """Haiku's ResNet18 (batch norm state, inference mode) on 32 x 32."""
+    import haiku as hk
+    import jax
+
+    def forward(x, is_training):
+        return hk.nets.ResNet18(10, resnet_v2=False)(x, is_training=is_training)
+
+    model = hk.transform_with_state(forward)
+    x = _rng().standard_normal((2, 32, 32, 3)).astype(np.float32)
+    params, state = model.init(jax.random.PRNGKey(0), x, True)
+
+    def apply(params, state, x):
+        return model.apply(params, state, None, x, False)[0]
+
+    return apply, (params, state, x)
+
+
+def numpyro_predictive():
+    """200 prior predictive draws of a hierarchical model (HalfCauchy,
+    StudentT, Exponential sites, plates) by numpyro's Predictive."""
+    import jax
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer import Predictive
+
+    def model(group, y=None):
+        mu = numpyro.sample("mu", dist.Normal(0, 5))
+        tau = numpyro.sample("tau", dist.HalfCauchy(2))
+        with numpyro.plate("groups", 8):
+            theta = numpyro.sample("theta", dist.StudentT(4, mu, tau))
+        sigma = numpyro.sample("sigma", dist.Exponential(1.0))
+        with numpyro.plate("data", group.shape[0]):
+            numpyro.sample("y", dist.Normal(theta[group], sigma), obs=y)
+
+    predictive = Predictive(model, num_samples=200)
+
+    def draw(key, group):
+        samples = predictive(key, group)
+        return samples["y"].mean(0), samples["theta"].std(0)
+
+    return draw, (jax.random.PRNGKey(1), _rng().integers(0, 8, 100).astype(np.int32))
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -1536,4 +1853,16 @@ CASES = [
     Case("scipy_expm_lu", "solver", scipy_expm_lu),
     Case("flax_float16_mlp", "model", flax_float16_mlp, rtol=5e-2),
     Case("linear_recurrence_associative_scan", "model", linear_recurrence_associative_scan),
+    Case("optimistix_levenberg_marquardt", "solver", optimistix_levenberg_marquardt, loops=True),
+    Case("lineax_gmres", "solver", lineax_gmres, loops=True),
+    Case("kv_cache_decode", "loop", kv_cache_decode, loops=True),
+    Case("nnx_optimizer_train_step", "training", nnx_optimizer_train_step),
+    Case("equinox_transformer_train_step", "training", equinox_transformer_train_step),
+    Case("fft_poisson_rfft", "solver", fft_poisson_rfft),
+    Case("jax_md_neighbor_list", "simulation", jax_md_neighbor_list, loops=True),
+    Case("kmeans_while", "data", kmeans_while, loops=True),
+    Case("gmm_em", "data", gmm_em, loops=True),
+    Case("keras_densenet", "model", keras_densenet),
+    Case("haiku_resnet18", "model", haiku_resnet18),
+    Case("numpyro_predictive", "sampler", numpyro_predictive),
 ]

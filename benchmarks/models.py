@@ -56,8 +56,14 @@ def _agree(got, want, rtol: float) -> tuple[bool, float]:
     if jax.tree_util.tree_structure(got) != jax.tree_util.tree_structure(want):
         return False, math.inf
     worst = 0.0
+    def values(leaf):
+        # Typed PRNG keys (an NNX model's RNG state) compare by their data.
+        if jax.dtypes.issubdtype(getattr(leaf, "dtype", np.float64), jax.dtypes.prng_key):
+            leaf = jax.random.key_data(leaf)
+        return np.asarray(leaf, np.float64)
+
     for g, w in zip(got_leaves, want_leaves):
-        g, w = np.asarray(g, np.float64), np.asarray(w, np.float64)
+        g, w = values(g), values(w)
         if g.shape != w.shape:
             return False, math.inf
         scale = max(float(np.max(np.abs(w), initial=0.0)), 1e-30)
