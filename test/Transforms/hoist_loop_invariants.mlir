@@ -3,8 +3,9 @@
 
 // A weight the body hands on unchanged leaves the loop; its transpose and
 // the product's slice of it (a chain) move before the loop; the broadcast
-// of a scalar and the constant stay; so does the product, which reads the
-// carried vector.
+// of a scalar, the constant and the square of the scalar (too small to be
+// worth a buffer) stay; so does the product, which reads the carried
+// vector.
 // CHECK-LABEL: func @decode
 // CHECK: %[[T:.*]] = stablehlo.transpose %arg1
 // CHECK: %[[S:.*]] = stablehlo.slice %[[T]]
@@ -12,12 +13,13 @@
 // CHECK: do
 // CHECK: stablehlo.constant dense<1>
 // CHECK: stablehlo.dot_general %[[V]], %[[S]]
-// CHECK: stablehlo.broadcast_in_dim %arg2
+// CHECK: %[[SQ:.*]] = stablehlo.multiply %arg2, %arg2 : tensor<f32>
+// CHECK: stablehlo.broadcast_in_dim %[[SQ]]
 // CHECK: stablehlo.return %{{.*}}, %{{.*}} : tensor<i32>, tensor<4xf32>
 // CHECK: return %[[R]]#1, %arg1
-func.func @decode(%x: tensor<4xf32>, %w: tensor<4x8xf32>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<4x8xf32>) {
+func.func @decode(%x: tensor<4xf32>, %w: tensor<64x32xf32>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<64x32xf32>) {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
-  %r:3 = stablehlo.while(%i = %c0, %v = %x, %wi = %w) : tensor<i32>, tensor<4xf32>, tensor<4x8xf32>
+  %r:3 = stablehlo.while(%i = %c0, %v = %x, %wi = %w) : tensor<i32>, tensor<4xf32>, tensor<64x32xf32>
    cond {
     %n = stablehlo.constant dense<10> : tensor<i32>
     %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -25,14 +27,15 @@ func.func @decode(%x: tensor<4xf32>, %w: tensor<4x8xf32>, %s: tensor<f32>) -> (t
   } do {
     %one = stablehlo.constant dense<1> : tensor<i32>
     %i1 = stablehlo.add %i, %one : tensor<i32>
-    %t = stablehlo.transpose %wi, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
-    %sl = stablehlo.slice %t [0:4, 0:4] : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %t = stablehlo.transpose %wi, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
+    %sl = stablehlo.slice %t [0:4, 0:4] : (tensor<32x64xf32>) -> tensor<4x4xf32>
     %p = stablehlo.dot_general %v, %sl, contracting_dims = [0] x [0] : (tensor<4xf32>, tensor<4x4xf32>) -> tensor<4xf32>
-    %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %sq = stablehlo.multiply %s, %s : tensor<f32>
+    %b = stablehlo.broadcast_in_dim %sq, dims = [] : (tensor<f32>) -> tensor<4xf32>
     %v1 = stablehlo.multiply %p, %b : tensor<4xf32>
-    stablehlo.return %i1, %v1, %wi : tensor<i32>, tensor<4xf32>, tensor<4x8xf32>
+    stablehlo.return %i1, %v1, %wi : tensor<i32>, tensor<4xf32>, tensor<64x32xf32>
   }
-  return %r#1, %r#2 : tensor<4xf32>, tensor<4x8xf32>
+  return %r#1, %r#2 : tensor<4xf32>, tensor<64x32xf32>
 }
 
 // An inner loop's invariant work leaves both loops when it reads only what
@@ -46,9 +49,9 @@ func.func @decode(%x: tensor<4xf32>, %w: tensor<4x8xf32>, %s: tensor<f32>) -> (t
 // CHECK: stablehlo.while
 // CHECK-NOT: stablehlo.reduce
 // CHECK: return
-func.func @nested(%x: tensor<f32>, %w: tensor<16xf32>) -> tensor<f32> {
+func.func @nested(%x: tensor<f32>, %w: tensor<2048xf32>) -> tensor<f32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
-  %r:3 = stablehlo.while(%i = %c0, %acc = %x, %wo = %w) : tensor<i32>, tensor<f32>, tensor<16xf32>
+  %r:3 = stablehlo.while(%i = %c0, %acc = %x, %wo = %w) : tensor<i32>, tensor<f32>, tensor<2048xf32>
    cond {
     %n = stablehlo.constant dense<3> : tensor<i32>
     %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -63,12 +66,12 @@ func.func @nested(%x: tensor<f32>, %w: tensor<16xf32>) -> tensor<f32> {
       stablehlo.return %lt2 : tensor<i1>
     } do {
       %zero = stablehlo.constant dense<0.0> : tensor<f32>
-      %sum = stablehlo.reduce(%wo init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>
+      %sum = stablehlo.reduce(%wo init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<2048xf32>, tensor<f32>) -> tensor<f32>
       %a1 = stablehlo.add %a, %sum : tensor<f32>
       %j1 = stablehlo.add %j, %c1 : tensor<i32>
       stablehlo.return %j1, %a1 : tensor<i32>, tensor<f32>
     }
-    stablehlo.return %i1, %q#1, %wo : tensor<i32>, tensor<f32>, tensor<16xf32>
+    stablehlo.return %i1, %q#1, %wo : tensor<i32>, tensor<f32>, tensor<2048xf32>
   }
   return %r#1 : tensor<f32>
 }

@@ -402,10 +402,12 @@ def HoistLoopInvariants : Pass<"stablehlo-hoist-loop-invariants",
     whose operands are all defined outside the loop, and which has no
     effects, computes the same value in every iteration and moves before
     the loop, in order, so that chains move whole (a weight's slice, its
-    reshape, a transpose of an embedding). Not moved: ops without operands
-    (constants, iotas) and broadcasts, which cost nothing where they fuse
-    into their users and a whole tensor where they do not; loops and
-    branches, which need not end or be taken.
+    reshape, a transpose of an embedding). Not moved: ops that read and
+    write fewer than 1024 elements (inside a loop they cost less than a
+    buffer made per call and handed in); ops without operands (constants,
+    iotas) and broadcasts, which cost nothing where they fuse into their
+    users and a whole tensor where they do not; loops and branches, which
+    need not end or be taken.
 
     ```mlir
     %r:2 = stablehlo.while(%i = %c0, %w = %weights) ... do {
