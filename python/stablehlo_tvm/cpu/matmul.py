@@ -145,16 +145,7 @@ class Matmul(CPURule):
             sch.reorder(*outer, jo, io, ko, ki, ii, ji)
 
         # Accumulate the tile locally, then write it back with the epilogue.
-        tile = jo if by_rows else io
-        local = sch.cache_write(main, 0, "local")
-        sch.reverse_compute_at(local, tile, preserve_unit_loops=True)
-        if epilogue:
-            try:
-                sch.reverse_compute_inline(epilogue[0])
-            except Exception:  # noqa: BLE001 - an epilogue that is not element-wise
-                sch.reverse_compute_at(epilogue[0], tile, preserve_unit_loops=True)
-                self.vectorize_innermost(sch, epilogue[0], lanes)
-        self.vectorize_innermost(sch, local, lanes)
+        self.accumulate_in_registers(sch, main, jo if by_rows else io, epilogue[0] if epilogue else None, lanes)
         # Vectorized and unrolled while it is still one reduction block; the
         # initialization split off afterwards keeps these loop kinds.
         sch.unroll(ii)

@@ -101,6 +101,21 @@ class CPURule(ScheduleRule):
                 CPURule.vectorize_innermost(sch, block, lanes)
 
     @staticmethod
+    def accumulate_in_registers(sch: s_tir.Schedule, main, tile, epilogue, lanes: int) -> None:
+        """A product's tile accumulated in a local buffer under the loop
+        `tile` and written back there, with `epilogue` (C's one element-wise
+        reader, or None) applied as it is written."""
+        local = sch.cache_write(main, 0, "local")
+        sch.reverse_compute_at(local, tile, preserve_unit_loops=True)
+        if epilogue is not None:
+            try:
+                sch.reverse_compute_inline(epilogue)
+            except Exception:  # noqa: BLE001 - an epilogue that is not element-wise
+                sch.reverse_compute_at(epilogue, tile, preserve_unit_loops=True)
+                CPURule.vectorize_innermost(sch, epilogue, lanes)
+        CPURule.vectorize_innermost(sch, local, lanes)
+
+    @staticmethod
     def is_consumer_of(sch: s_tir.Schedule, block, producer) -> bool:
         return any(sch.get(c).same_as(sch.get(block)) for c in sch.get_consumers(producer))
 

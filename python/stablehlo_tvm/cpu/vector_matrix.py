@@ -71,15 +71,7 @@ class VectorMatrix(CPURule):
         k = fused(sch, rows)
         jo, ji = sch.split(j, [None, nr])
         sch.reorder(*batch, jo, k, ji)
-        local = sch.cache_write(main, 0, "local")
-        sch.reverse_compute_at(local, jo, preserve_unit_loops=True)
-        if epilogue:
-            try:
-                sch.reverse_compute_inline(epilogue[0])
-            except Exception:  # noqa: BLE001 - an epilogue that is not element-wise
-                sch.reverse_compute_at(epilogue[0], jo, preserve_unit_loops=True)
-                self.vectorize_innermost(sch, epilogue[0], lanes)
-        self.vectorize_innermost(sch, local, lanes)
+        self.accumulate_in_registers(sch, main, jo, epilogue[0] if epilogue else None, lanes)
         sch.vectorize(ji)
         outer = [*batch, jo]
         if iterations(sch, [*outer, k]) * nr >= PARALLEL_GRAIN:
