@@ -28,8 +28,16 @@ _HERE = [
     "optax_lbfgs",
     "equinox_attention_gru",
     "scipy_linalg_mix",
+    "kv_cache_decode",
 ]
-_NEEDS = {"equinox_mlp": "equinox", "equinox_attention_gru": "equinox", "optax_train_step": "optax", "optax_lbfgs": "optax", "scipy_linalg_mix": "jax"}
+_NEEDS = {
+    "equinox_mlp": "equinox",
+    "equinox_attention_gru": "equinox",
+    "optax_train_step": "optax",
+    "optax_lbfgs": "optax",
+    "scipy_linalg_mix": "jax",
+    "kv_cache_decode": "jax",
+}
 
 
 @pytest.mark.parametrize("name", _HERE)
