@@ -13,13 +13,10 @@ tile's write-back. Work is shared among cores over batch and J panels.
 from __future__ import annotations
 
 from tvm import s_tir, tirx
-from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
 from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
-from .tir_walk import block_counts
-from .unchecked import UncheckedSchedule
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
 _ROWS_WITH_32_REGISTERS = 8
@@ -37,16 +34,10 @@ class Matmul(CPURule):
     needs_reduction = True
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
-        if block_counts(func)[1] != 1:  # one product (before the analysis)
+        found = self.with_one_reduction(func)  # one product
+        if found is None:
             return None
-        sch = UncheckedSchedule(func)
-        blocks = normalize_prim_func(sch)
-        if blocks is None:
-            return None
-        reductions = [b for b in blocks if not b.is_injective()]
-        if len(reductions) != 1:
-            return None
-        main = reductions[0].block_rv
+        sch, blocks, main = found
         traits = detect_iter_traits(sch.get(main))
         if traits is None:
             return None

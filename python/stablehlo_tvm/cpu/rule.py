@@ -8,11 +8,13 @@ import itertools
 from tvm import s_tir, tirx
 from tvm.ir import Op
 from tvm.ir.expr import Call, TensorLoad
+from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.s_tir.dlight.base import ScheduleRule
 from tvm.target import Target
 
 from .target import vector_lanes
-from .tir_walk import float_literals, has_node, loads_in, operation_count, store_of
+from .tir_walk import block_counts, float_literals, has_node, loads_in, operation_count, store_of
+from .unchecked import UncheckedSchedule
 
 
 class CPURule(ScheduleRule):
@@ -27,6 +29,23 @@ class CPURule(ScheduleRule):
 
         bits = tvm.DataType(dtype).bits
         return vector_lanes(target, bits if bits >= 8 else 8)
+
+    @staticmethod
+    def with_one_reduction(func: tirx.PrimFunc):
+        """(schedule, normalized blocks, the reduction block) of a function
+        with exactly one reduction (a product and what it fuses), else
+        None. Reductions are counted before the analysis, which costs
+        milliseconds a block."""
+        if block_counts(func)[1] != 1:
+            return None
+        sch = UncheckedSchedule(func)
+        blocks = normalize_prim_func(sch)
+        if blocks is None:
+            return None
+        reductions = [b for b in blocks if not b.is_injective()]
+        if len(reductions) != 1:
+            return None
+        return sch, blocks, reductions[0].block_rv
 
     @staticmethod
     def inline_all(sch: s_tir.Schedule, blocks: list) -> list:

@@ -12,12 +12,9 @@ and the epilogue (bias, activation) is applied as the tile is written."""
 from __future__ import annotations
 
 from tvm import tirx
-from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.target import Target
 
 from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
-from .tir_walk import block_counts
-from .unchecked import UncheckedSchedule
 
 
 class VectorMatrix(CPURule):
@@ -25,16 +22,10 @@ class VectorMatrix(CPURule):
     needs_reduction = True
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
-        if block_counts(func)[1] != 1:
+        found = self.with_one_reduction(func)
+        if found is None:
             return None
-        sch = UncheckedSchedule(func)
-        blocks = normalize_prim_func(sch)
-        if blocks is None:
-            return None
-        reductions = [b for b in blocks if not b.is_injective()]
-        if len(reductions) != 1:
-            return None
-        main = reductions[0].block_rv
+        sch, blocks, main = found
         block = sch.get(main)
         loops = sch.get_loops(main)
         if len(loops) != len(block.iter_vars) or not vectorizable(block):
