@@ -16,8 +16,9 @@ Integer constants only where they are compared or chosen, and not where a
 division or remainder reads the result, however indirectly: an integer one
 let the simplifier split a guarded divisor `x / select(b == 0, 1, b)` into
 `select(b == 0, x, x / b)`, which divides by zero (a trap) in the lanes the
-guard was for (and an immediate in the guard's comparisons did as much). (The guards of shifts, `where(s >= 32, 0, x << s)`,
-were full tensors of 32 and 0 that every round of a Threefry loop read.)
+guard was for (and an immediate in the guard's comparisons did as much).
+The shifts' guards, `where(s >= 32, 0, x << s)`, are what integer scalars
+are for: full tensors of 32 and 0 that every round of a Threefry loop read.
 """
 
 from __future__ import annotations

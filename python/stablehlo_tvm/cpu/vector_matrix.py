@@ -41,8 +41,7 @@ class VectorMatrix(CPURule):
         if not _reads_a_matrix_by_rows(block, column, reduced):
             return None
         lanes = self.lanes(target, write.source.dtype)
-        by_var = dict(zip((v.var for v in block.iter_vars), loops))
-        j = next(loop for var, loop in by_var.items() if var.same_as(column))
+        j = next(loop for v, loop in zip(block.iter_vars, loops) if v.var.same_as(column))
         n = extent_of(sch, j)
         nr = divisor_at_most(n, 2 * lanes, multiple_of=lanes) if n else 0
         if not nr:
@@ -73,15 +72,12 @@ class VectorMatrix(CPURule):
 
 def _reads_a_matrix_by_rows(block, column, reduced) -> bool:
     """Whether a read of `block` is indexed last by the output's column and
-    elsewhere by a reduced variable (W[k, j]), and none by a reduced
-    variable last alongside the column (a matrix that GEMV reads along its
-    rows)."""
-    found = False
+    elsewhere by a reduced variable: W[k, j], W's rows walked by the
+    reduction and its contiguous axis by the output's columns."""
     for read in block.reads:
-        if not read.region:
+        if not read.region or not read.region[-1].min.same_as(column):
             continue
-        last = read.region[-1].min
         used = [v for r in read.region[:-1] for v in tirx.analysis.undefined_vars(r.min)]
-        if last.same_as(column) and any(u.same_as(r) for u in used for r in reduced):
-            found = True
-    return found
+        if any(u.same_as(r) for u in used for r in reduced):
+            return True
+    return False
