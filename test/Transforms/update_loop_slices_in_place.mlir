@@ -1,5 +1,6 @@
-// Slice updates of loop-carried arrays that nothing else reads write in
-// place; the loop starts from copies of those arrays.
+// Slice updates of loop-carried arrays write in place where every other
+// reader of the old value runs before them; the loop starts from copies of
+// those arrays.
 // RUN: stablehlo-to-tvm %s --stablehlo-update-loop-slices-in-place --split-input-file | FileCheck %s
 // RUN: stablehlo-to-tvm %s --stablehlo-update-loop-slices-in-place --convert-stablehlo-to-tvm --split-input-file | FileCheck %s --check-prefix=TVM
 
@@ -30,13 +31,14 @@ func.func @stacked_rows(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// The old value is read as well: the update must copy.
-// CHECK-LABEL: func @read_too
-// CHECK-NOT: tvm.in_place
-// CHECK-NOT: tvm.copied_inits
-// TVM-LABEL: func @read_too
-// TVM-NOT: update_slice_in_place
-func.func @read_too(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+// The old value is read, but what reads it makes the update: the read has
+// run before the write.
+// CHECK-LABEL: func @read_before
+// CHECK: stablehlo.while{{.*}}attributes {tvm.copied_inits = array<i64: 1>}
+// CHECK: stablehlo.dynamic_update_slice {{.*}} {tvm.in_place}
+// TVM-LABEL: func @read_before
+// TVM: tvm.update_slice_in_place
+func.func @read_before(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %r:2 = stablehlo.while(%i = %c0, %out = %init) : tensor<i32>, tensor<8x4xf32>
    cond {
@@ -52,6 +54,99 @@ func.func @read_too(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
     stablehlo.return %i1, %u : tensor<i32>, tensor<8x4xf32>
   }
   return %r#1 : tensor<8x4xf32>
+}
+
+// -----
+
+// The old value is read by something the update does not wait for: in place,
+// the read could see the new row. The update must copy.
+// CHECK-LABEL: func @read_after
+// CHECK-NOT: tvm.in_place
+// CHECK-NOT: tvm.copied_inits
+// TVM-LABEL: func @read_after
+// TVM-NOT: update_slice_in_place
+func.func @read_after(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %first = stablehlo.constant dense<0.0> : tensor<1x4xf32>
+  %r:3 = stablehlo.while(%i = %c0, %out = %init, %last = %first) : tensor<i32>, tensor<8x4xf32>, tensor<1x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %row = stablehlo.constant dense<1.0> : tensor<1x4xf32>
+    %u = stablehlo.dynamic_update_slice %out, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %old = stablehlo.dynamic_slice %out, %i, %z, sizes = [1, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u, %old : tensor<i32>, tensor<8x4xf32>, tensor<1x4xf32>
+  }
+  return %r#1 : tensor<8x4xf32>
+}
+
+// -----
+
+// A view of the old value is read after the update: the view shares the
+// buffer, so the update must copy.
+// CHECK-LABEL: func @view_read_after
+// CHECK-NOT: tvm.in_place
+// TVM-LABEL: func @view_read_after
+// TVM-NOT: update_slice_in_place
+func.func @view_read_after(%init: tensor<8x4xf32>) -> tensor<32xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %flat = stablehlo.constant dense<0.0> : tensor<32xf32>
+  %r:3 = stablehlo.while(%i = %c0, %out = %init, %seen = %flat) : tensor<i32>, tensor<8x4xf32>, tensor<32xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %view = stablehlo.reshape %out : (tensor<8x4xf32>) -> tensor<32xf32>
+    %head = stablehlo.slice %view [0:4] : (tensor<32xf32>) -> tensor<4xf32>
+    %row = stablehlo.reshape %head : (tensor<4xf32>) -> tensor<1x4xf32>
+    %u = stablehlo.dynamic_update_slice %out, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %twice = stablehlo.add %view, %view : tensor<32xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u, %twice : tensor<i32>, tensor<8x4xf32>, tensor<32xf32>
+  }
+  return %r#2 : tensor<32xf32>
+}
+
+// -----
+
+// Two updates in a row, the first one's result read in between by what
+// makes the second update (a two-layer key/value cache): both write in place.
+// CHECK-LABEL: func @chain
+// CHECK: stablehlo.while{{.*}}attributes {tvm.copied_inits = array<i64: 1>}
+// CHECK: stablehlo.dynamic_update_slice {{.*}} {tvm.in_place}
+// CHECK: stablehlo.dynamic_update_slice {{.*}} {tvm.in_place}
+// TVM-LABEL: func @chain
+// TVM-COUNT-2: tvm.update_slice_in_place
+func.func @chain(%init: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %cache = %init) : tensor<i32>, tensor<2x8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %l1 = stablehlo.constant dense<1> : tensor<i32>
+    %k = stablehlo.constant dense<1.0> : tensor<1x1x4xf32>
+    %u0 = stablehlo.dynamic_update_slice %cache, %k, %z, %i, %z : (tensor<2x8x4xf32>, tensor<1x1x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x8x4xf32>
+    %layer0 = stablehlo.slice %u0 [0:1, 0:8, 0:4] : (tensor<2x8x4xf32>) -> tensor<1x8x4xf32>
+    %sum = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%layer0 init: %sum) applies stablehlo.add across dimensions = [1] : (tensor<1x8x4xf32>, tensor<f32>) -> tensor<1x4xf32>
+    %k1 = stablehlo.reshape %s : (tensor<1x4xf32>) -> tensor<1x1x4xf32>
+    %u1 = stablehlo.dynamic_update_slice %u0, %k1, %l1, %i, %z : (tensor<2x8x4xf32>, tensor<1x1x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u1 : tensor<i32>, tensor<2x8x4xf32>
+  }
+  return %r#1 : tensor<2x8x4xf32>
 }
 
 // -----

@@ -439,9 +439,13 @@ def UpdateLoopSlicesInPlace : Pass<"stablehlo-update-loop-slices-in-place",
     updates with `stablehlo.dynamic_update_slice` and hands on; `x.at[i]`
     updates in a loop do the same with a single-input `stablehlo.scatter`. Copying the
     whole array per iteration makes the loop quadratic. Where the body's
-    argument is used only by that update and the update's result is yielded
-    in the same position (and nowhere else), nothing else can see the old
-    value: the update is marked `tvm.in_place` (a slice update becomes
+    argument goes through a chain of such updates to the yield in the same
+    position (and nowhere else), and every other reader of each old value
+    runs before the update that replaces it (the update depends on what it
+    computed, as a key/value cache's next entry depends on the attention
+    that read the cache; views of the old value are followed to their
+    readers), nothing can see the old value after it is overwritten: each
+    update is marked `tvm.in_place` (a slice update becomes
     `tvm.update_slice_in_place`, a scatter a `tvm.kernel` that writes the
     operand's buffer) and the loop's position is listed in
     `tvm.copied_inits` (the loop starts from a copy of the initial value,

@@ -406,8 +406,8 @@ struct DynamicUpdateSliceConversion
       return success();
     }
     if (op->hasAttr(tvm::TVMDialect::InPlaceAttrHelper::getNameStr())) {
-      // See stablehlo-update-loop-slices-in-place: no one else reads the
-      // operand, only the window is written.
+      // See stablehlo-update-loop-slices-in-place: nothing reads the
+      // operand after this, only the window is written.
       SmallVector<Value> starts;
       for (int64_t axis = 0; axis < type.getRank(); ++axis)
         starts.push_back(clampedStart(

@@ -70,8 +70,8 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
     if (failed(checkScalarizable(body)))
       return decline(rewriter, op, "update computation has no scalar form");
     bool scalarized = true;
-    // See stablehlo-update-loop-slices-in-place: no one else reads the
-    // operand, so the updates go into its buffer, with nothing to copy.
+    // See stablehlo-update-loop-slices-in-place: nothing reads the operand
+    // after this, so the updates go into its buffer, with nothing to copy.
     bool inPlace = count == 1 && op->hasAttr(tvm::TVMDialect::InPlaceAttrHelper::getNameStr());
     // The results are the operands' shapes.
     SmallVector<Value> resultSizes;
