@@ -42,7 +42,8 @@ constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"
     "stablehlo-decompose-fft{library-points=64},stablehlo-lower-complex,"
-    "stablehlo-split-long-sums,stablehlo-sink-broadcasts,"
+    "stablehlo-tree-reduce-half-floats,stablehlo-split-long-sums,"
+    "stablehlo-sink-broadcasts,"
     "stablehlo-hoist-loop-invariants,stablehlo-isolate-loops,"
     "stablehlo-update-loop-slices-in-place,stablehlo-symbolize-shapes,"
     "convert-stablehlo-to-tvm,"

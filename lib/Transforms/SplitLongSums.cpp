@@ -35,7 +35,9 @@ bool isFloatSum(stablehlo::ReduceOp op) {
   if (op.getInputs().size() != 1)
     return false;
   auto type = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
+  // f16 and bf16 sums keep XLA's order (stablehlo-tree-reduce-half-floats).
+  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()) ||
+      type.getElementType().getIntOrFloatBitWidth() < 32)
     return false;
   Block &body = op.getBody().front();
   if (body.getNumArguments() != 2 || !llvm::hasNItems(body, 2))

@@ -75,10 +75,38 @@ def WidenBF16Results : Pass<"stablehlo-widen-bf16-results", "ModuleOp"> {
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 
+def TreeReduceHalfFloats : Pass<"stablehlo-tree-reduce-half-floats",
+                                "ModuleOp"> {
+  let summary = "Reduce f16 and bf16 tensors in windows of 32, as XLA's CPU compiler does";
+  let description = [{
+    Each application of a reduce body rounds in f16 and bf16, so the order
+    of the fold decides the result's bits; the spec leaves it to the
+    implementation. A single-input `reduce` of a statically shaped f16 or
+    bf16 tensor with a reduced dimension longer than 32, whose body is not
+    a maximum or minimum, first folds windows of min(size, 32) along every
+    reduced dimension (stride = window, "same" padding: split evenly, the
+    extra element after) with a `reduce_window`, then reduces the windows'
+    results as before; repeated until no reduced dimension is longer than
+    32. Together with the conversion's sequential fold of each window
+    (row-major, each step rounded), this is XLA:CPU's order, and its sums
+    agree with jax.jit bit for bit.
+
+    ```mlir
+    %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0]
+        : (tensor<33x8xbf16>, tensor<bf16>) -> tensor<8xbf16>
+    ```
+    becomes a `reduce_window` with `window_dimensions = [32, 1]`,
+    `padding = [[15, 16], [0, 0]]` to `tensor<2x8xbf16>` (17 rows, then 16),
+    reduced over dimension 0.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def SplitLongSums : Pass<"stablehlo-split-long-sums", "ModuleOp"> {
   let summary = "Sum long float reductions in blocks, then the blocks' sums";
   let description = [{
-    A float `reduce` whose body adds, over statically shaped dimensions
+    A float `reduce` whose body adds (f32 or wider: f16 and bf16 sums keep
+    the order of stablehlo-tree-reduce-half-floats), over statically shaped dimensions
     holding at least 256 elements per result, becomes sums of sums, each
     the original's init value only at the last (the others start from -0):
     - reduced dimensions in separate runs: the last run first;

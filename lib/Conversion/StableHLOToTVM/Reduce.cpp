@@ -224,6 +224,13 @@ struct ReduceConversion : TVMTypedPattern<stablehlo::ReduceOp> {
                                                any, op.getInitValues().front()));
       return success();
     }
+    // Relax sums f16 and bf16 in f32, rounding once; XLA rounds after each
+    // addition (and multiplication), in the order the kernel folds
+    // (stablehlo-tree-reduce-half-floats).
+    Type element = type.getElementType();
+    if ((element.isF16() || element.isBF16()) &&
+        (*kind == ReductionKind::Sum || *kind == ReductionKind::Prod))
+      return decline(rewriter, op, "f16/bf16 sum folded in order by the kernel");
     bool identity = isIdentity(*kind, op.getInitValues().front());
     Location loc = op.getLoc();
     ArrayRef<int64_t> dims = op.getDimensions();
