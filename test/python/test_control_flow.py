@@ -212,12 +212,18 @@ def test_carried_arrays_are_updated_in_place_on_copies():
         stacked = lax.scan(lambda h, row: (h + row, h * row), jnp.ones(4, jnp.float32), x)[1]
         row = lambda i: jnp.full((1, 4), i, jnp.float32)  # noqa: E731
         rewritten = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i), (i, 0)), x)
-        # Read as well as updated: not in place.
+        # Read by what makes the update: the read runs first, in place too.
         read = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i) + a[i], (i, 0)), x)
-        return stacked, rewritten, read
+        # Read by something the update does not wait for: not in place.
+        def read_apart(i, c):
+            a, total = c
+            return lax.dynamic_update_slice(a, row(i), (i, 0)), total + a[(i + 1) % 6]
+
+        apart = lax.fori_loop(0, 6, read_apart, (x, jnp.zeros(4, jnp.float32)))
+        return stacked, rewritten, read, *apart
 
     lowered = jax.jit(f).lower(x)
-    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 2
+    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 3
     compiled = stablehlo_tvm.build(lowered)
     keep = x.copy()
     first = compiled(x)
@@ -239,12 +245,14 @@ def test_carried_arrays_scattered_into_are_updated_in_place_on_copies():
     def f(x, idx):
         written = lax.fori_loop(0, 40, lambda i, a: a.at[(i * 7) % 40].set(i.astype(jnp.float32)), x)
         added = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(1.0 + i), x)
-        # Read as well as updated: not in place.
+        # Read by what makes the update: the read runs first, in place too.
         read = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(a[0]), x)
-        return written, added, read
+        # Read by something the update does not wait for: not in place.
+        apart = lax.fori_loop(0, 5, lambda i, c: (c[0].at[idx].add(1.0), c[1] + c[0][idx]), (x, jnp.zeros(5, jnp.float32)))
+        return written, added, read, *apart
 
     lowered = jax.jit(f).lower(x, idx)
-    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 2
+    assert stablehlo_tvm.import_stablehlo(lowered).script().count("call_tir_inplace") == 3
     compiled = stablehlo_tvm.build(lowered)
     keep = x.copy()
     first = compiled(x, idx)
