@@ -19,7 +19,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 
 namespace mlir::stablehlo_tvm {
@@ -94,7 +93,7 @@ struct TreeReduceHalfFloatsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<WindowHalfFloatReduce>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
