@@ -292,6 +292,46 @@ def test_convolution(lhs_shape, rhs_shape, kwargs):
     assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)
 
 
+def _input_gradient(x, w, strides, padding, dn, groups=1):
+    return jax.grad(lambda x: jnp.sum(jax.lax.conv_general_dilated(
+        x, w, strides, padding, dimension_numbers=dn, feature_group_count=groups) ** 2))(x)
+
+
+@pytest.mark.parametrize(
+    "name,f,shapes,dtype,convolutions",
+    [
+        ("strided_grad", lambda x, w: _input_gradient(x, w, (2, 2), "SAME", ("NHWC", "HWIO", "NHWC")),
+         [(2, 14, 14, 4), (3, 3, 4, 8)], "float32", 5),
+        ("odd_sizes", lambda x, w: _input_gradient(x, w, (3, 2), ((2, 1), (0, 3)), ("NHWC", "HWIO", "NHWC")),
+         [(1, 20, 17, 2), (5, 4, 2, 3)], "float32", 7),
+        ("depthwise", lambda x, w: _input_gradient(x, w, (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"), groups=6),
+         [(2, 16, 16, 6), (3, 3, 1, 6)], "float32", 5),
+        ("nchw", lambda x, w: _input_gradient(x, w, (2, 2), "SAME", ("NCHW", "OIHW", "NCHW")),
+         [(2, 3, 17, 17), (4, 3, 3, 3)], "float32", 5),
+        ("1d_one_tap", lambda x, w: _input_gradient(x, w, (2,), "VALID", ("NWC", "WIO", "NWC")),
+         [(2, 9, 4), (1, 4, 6)], "float32", 2),
+        ("transposed", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+         [(2, 7, 7, 8), (3, 3, 8, 4)], "float32", 4),
+        ("transposed_3d", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2, 2), "SAME", dimension_numbers=("NDHWC", "DHWIO", "NDHWC")),
+         [(1, 5, 5, 5, 2), (3, 3, 3, 2, 2)], "float32", 8),
+        ("transposed_bf16", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+         [(2, 7, 7, 8), (3, 3, 8, 4)], "bfloat16", 4),
+    ],
+)
+def test_convolutions_over_dilated_inputs_split_by_phase(name, f, shapes, dtype, convolutions):
+    # Strided convolutions' input gradients and transposed convolutions read
+    # an lhs-dilated input, mostly zeros; each output phase is a convolution
+    # of the undilated input with that phase's kernel taps
+    # (stablehlo-split-dilated-convolutions). A phase with no taps is zeros.
+    # `convolutions`: the phases' (one per phase with taps) and a
+    # gradient's forward convolution.
+    args = random_args([(shape, dtype) for shape in shapes])
+    lowered = jax.jit(f).lower(*args)
+    assert "lhs_dilate" in lowered.as_text()
+    assert stablehlo_tvm.import_stablehlo(lowered).script().count("R.nn.conv") == convolutions
+    assert_matches_jax(f, *args, rtol=1e-4 if dtype == "float32" else 2e-2, atol=1e-4 if dtype == "float32" else 2e-2)
+
+
 def test_math_decompositions():
     x = np.array([-2.5, -0.5, -1e-8, -0.0, 0.0, 1e-8, 0.5, 1.5, 2.5, 30.0, -30.0, np.inf, -np.inf, np.nan], np.float32)
 

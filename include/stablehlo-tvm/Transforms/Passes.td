@@ -102,6 +102,32 @@ def TreeReduceHalfFloats : Pass<"stablehlo-tree-reduce-half-floats",
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 
+def SplitDilatedConvolutions : Pass<"stablehlo-split-dilated-convolutions",
+                                    "ModuleOp"> {
+  let summary = "Convolve an lhs-dilated input one output phase at a time";
+  let description = [{
+    A convolution with lhs dilation (the input gradient of a strided
+    convolution, a transposed convolution), stride 1, no rhs dilation,
+    window reversal or batch groups, over static shapes, becomes one
+    convolution per output phase (the output index modulo the dilation, in
+    every spatial dimension): output m * d + r reads the undilated input
+    only through the kernel taps k = k0 + d * t of one residue class k0, so
+    the phase is a stride-1 convolution of the input with those taps (a
+    strided slice of the kernel), padded so it reads input m + t + shift.
+    The phases' results are joined along unit dimensions after the spatial
+    ones and reshaped into place, the last rounding cut off. The input's
+    zeros are then never gathered or multiplied: dilation 2 x 2 did four
+    times the products needed.
+
+    ```mlir
+    %y = stablehlo.convolution(%dy, %w) ... lhs_dilate = [2, 2] ...
+    ```
+    becomes four convolutions of %dy with 2x2, 2x1, 1x2 and 1x1 slices of a
+    3x3 %w, concatenated and reshaped to %y's shape.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def SplitLongSums : Pass<"stablehlo-split-long-sums", "ModuleOp"> {
   let summary = "Sum long float reductions in blocks, then the blocks' sums";
   let description = [{
