@@ -292,6 +292,31 @@ def test_convolution(lhs_shape, rhs_shape, kwargs):
     assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_convolutions_accumulate_in_float32(dtype):
+    # XLA sums a half-precision convolution in f32 and rounds once; summed in
+    # f16, the forward pass of this one was 8x further from the exact result
+    # (and an f16 CNN's weight gradients off by up to a quarter of their
+    # scale after loss scaling).
+    x, w, dy = random_args([((8, 14, 14, 16), dtype), ((3, 3, 16, 32), dtype), ((8, 6, 6, 32), dtype)])
+
+    def forward(x, w):
+        return jax.lax.conv_general_dilated(x, w, (2, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    def gradients(x, w, dy):
+        return jax.vjp(forward, x, w)[1](dy)
+
+    for f, args in ((forward, (x, w)), (gradients, (x, w, dy))):
+        got = jax.tree_util.tree_leaves(stablehlo_tvm.jit(f)(*args))
+        want = jax.tree_util.tree_leaves(jax.jit(f)(*args))
+        exact = jax.tree_util.tree_leaves(jax.jit(f)(*(np.asarray(a, np.float32) for a in args)))
+        for g, w_, e in zip(got, want, exact):
+            g, w_, e = (np.asarray(v, np.float32) for v in (g, w_, e))
+            scale = np.abs(e).max()
+            # as close to the exact result as XLA (within a rounding)
+            assert np.abs(g - e).max() <= np.abs(w_ - e).max() + 1e-3 * scale
+
+
 def _input_gradient(x, w, strides, padding, dn, groups=1):
     return jax.grad(lambda x: jnp.sum(jax.lax.conv_general_dilated(
         x, w, strides, padding, dimension_numbers=dn, feature_group_count=groups) ** 2))(x)
