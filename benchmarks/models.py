@@ -12,8 +12,11 @@ lowering time, the import time, the TVM build time, XLA's compile time, and the
 median per-call time of each over `--repeat` rounds, XLA and TVM back to
 back in every round. ratio = XLA time / TVM time (above 1: TVM is faster).
 "VM ms" is the bare VirtualMachine call on argument tensors made once, in
-the same rounds: what the callable adds to it (argument checks and
-conversion, results as numpy) is the call overhead.
+the same rounds. What the callable adds to it (argument checks and
+conversion, results as numpy) is the call overhead, measured apart: short
+batches of callable and VM calls back to back, the median of each pair's
+difference (the machine's drift between rounds, larger than a small call's
+overhead, cancels within a pair).
 Writes benchmarks/results/models.{json,md} and, unless --only is given, the
 table into docs/performance.md between its model-suite markers.
 """
@@ -37,6 +40,9 @@ BEGIN, END = "<!-- model-suite:begin -->", "<!-- model-suite:end -->"
 
 # Longer than TVM's and XLA's idle workers spin after their last task.
 _SETTLE_S = 0.05
+# Pairs of back-to-back batches (callable, bare VM) the call overhead is
+# the median of.
+_OVERHEAD_PAIRS = 15
 
 
 def _per_call(run, n: int) -> float:
@@ -127,6 +133,15 @@ def run_case(name: str, repeat: int) -> dict:
     row["tvm_ms"] = statistics.median(times["tvm"]) * 1e3
     row["vm_ms"] = statistics.median(times["vm"]) * 1e3
     row["ratio"] = row["xla_ms"] / row["tvm_ms"]
+    pairs = []
+    m = max(1, n // 5)
+    for k in range(_OVERHEAD_PAIRS):
+        first, second = (run_tvm, run_vm) if k % 2 == 0 else (run_vm, run_tvm)
+        a, b = _per_call(first, m), _per_call(second, m)
+        tvm, vm = (a, b) if k % 2 == 0 else (b, a)
+        pairs.append((tvm - vm, tvm / vm - 1))
+    row["overhead_us"] = statistics.median(us for us, _ in pairs) * 1e6
+    row["overhead"] = statistics.median(f for _, f in pairs)
     return row
 
 
@@ -165,19 +180,19 @@ def _geomean(values) -> float:
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| case | family | XLA ms | TVM ms | ratio | VM ms | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| case | family | XLA ms | TVM ms | ratio | VM ms | call overhead us | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "skipped" in r:
-            lines.append(f"| {r['case']} | | | | | | | | | | skipped: {r['skipped']} |")
+            lines.append(f"| {r['case']} | | | | | | | | | | | skipped: {r['skipped']} |")
             continue
         if "error" in r:
-            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | | fails: {r['error'][:160]} |")
+            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | | | fails: {r['error'][:160]} |")
             continue
         agrees = "yes" if r["agree"] else "**no**"
         lines.append(
-            f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | {r['vm_ms']:.3f} | "
+            f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | {r['vm_ms']:.3f} | {r['overhead_us']:.0f} | "
             f"{r['lower_s']:.1f} | {r['import_s']:.1f} | {r['build_s']:.1f} | {r['xla_compile_s']:.1f} | "
             f"{agrees} ({r['max_rel_error']:.1e}) |"
         )
@@ -185,7 +200,7 @@ def table(rows: list[dict]) -> str:
     loops = [r for r in ok if r["loops"]]
     build_ratio = _geomean([r["build_s"] / max(r["xla_compile_s"], 1e-3) for r in ok])
     # What a call adds to the bare VM call: a fraction, and microseconds.
-    over = [(r["tvm_ms"] / r["vm_ms"] - 1, (r["tvm_ms"] - r["vm_ms"]) * 1e3, r["case"]) for r in ok]
+    over = [(r["overhead"], r["overhead_us"], r["case"]) for r in ok]
     thin = sum(f <= 0.10 or us <= 20 for f, us, _ in over)
     worst = max(over, default=(math.nan, math.nan, ""))
     lines += [
