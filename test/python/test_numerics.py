@@ -292,6 +292,18 @@ def test_convolution(lhs_shape, rhs_shape, kwargs):
     assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("shape,axis", [((4, 20), 1), ((3, 64), 1), ((300, 5), 0), ((2, 5000), 1)])
+def test_half_float_cumulative_sums_scan_in_xla_order(dtype, shape, axis):
+    # XLA scans blocks of 16, then the blocks' totals; scanned in one
+    # sequence, half of a bf16 cumsum's elements differed from jax.jit's.
+    dt = jnp.dtype(dtype)
+    x = np.random.default_rng(5).standard_normal(shape).astype(dt)
+    for f, values in ((lambda x: jnp.cumsum(x, axis), x), (lambda x: jnp.cumprod(x, axis), (1 + x / 64).astype(dt))):
+        got = np.asarray(stablehlo_tvm.jit(f)(values)).astype(np.float32)
+        np.testing.assert_array_equal(got, np.asarray(jax.jit(f)(values)).astype(np.float32))
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_half_precision_convolutions_accumulate_in_float32(dtype):
     # XLA sums a half-precision convolution in f32 and rounds once; summed in

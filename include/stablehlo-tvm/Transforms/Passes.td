@@ -77,7 +77,7 @@ def WidenBF16Results : Pass<"stablehlo-widen-bf16-results", "ModuleOp"> {
 
 def TreeReduceHalfFloats : Pass<"stablehlo-tree-reduce-half-floats",
                                 "ModuleOp"> {
-  let summary = "Reduce f16 and bf16 tensors in windows of 32, as XLA's CPU compiler does";
+  let summary = "Reduce and scan f16 and bf16 tensors in blocks, as XLA's CPU compiler does";
   let description = [{
     Each application of a reduce body rounds in f16 and bf16, so the order
     of the fold decides the result's bits; the spec leaves it to the
@@ -90,6 +90,13 @@ def TreeReduceHalfFloats : Pass<"stablehlo-tree-reduce-half-floats",
     32. Together with the conversion's sequential fold of each window
     (row-major, each step rounded), this is XLA:CPU's order, and its sums
     agree with jax.jit bit for bit.
+
+    A forward cumulative `reduce_window` (cumsum, cumprod: the window spans
+    one dimension of more than 16 and reaches back to its start) whose body
+    is one binary op is scanned likewise: padded with the init value to
+    blocks of 16, each block scanned, the blocks' totals scanned (again in
+    blocks while longer than 16) and shifted by one, and the body applied
+    to each running value and the total before its block.
 
     ```mlir
     %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0]
