@@ -346,6 +346,71 @@ struct PowerByConstant : OpRewritePattern<stablehlo::PowOp> {
   }
 };
 
+/// The reciprocal of a float, if it and the float are finite, nonzero and
+/// normal (1 / x of a subnormal x overflows where x / y did not).
+std::optional<APFloat> reciprocal(const APFloat &value) {
+  if (!value.isFiniteNonZero() || value.isDenormal())
+    return std::nullopt;
+  APFloat result(value.getSemantics(), 1);
+  result.divide(value, APFloat::rmNearestTiesToEven);
+  if (!result.isFiniteNonZero() || result.isDenormal())
+    return std::nullopt;
+  return result;
+}
+
+/// x / c for a constant c (a splat, possibly broadcast, or any constant
+/// tensor) in f16, f32 or f64 as x * (1 / c), the reciprocal rounded to the
+/// element type: XLA's algebraic simplifier makes this rewrite, and x / 3
+/// and x * (1/3) differ in the last bit for a third of the x (a mean's
+/// division by its count, everywhere). bf16 XLA divides.
+struct DivisionByConstant : OpRewritePattern<stablehlo::DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::DivOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<ShapedType>(op.getType());
+    Type element = type.getElementType();
+    if (!(element.isF16() || element.isF32() || element.isF64()) ||
+        matchPattern(op.getLhs(), m_Constant()))
+      return failure();
+    Location loc = op.getLoc();
+    Value inverse;
+    if (std::optional<APFloat> divisor = splatFloat(op.getRhs())) {
+      std::optional<APFloat> inverted = reciprocal(*divisor);
+      if (!inverted || !isStatic(type))
+        return failure();
+      inverse = stablehlo::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(type, *inverted));
+    } else {
+      // A constant tensor, possibly broadcast: its reciprocals, broadcast
+      // the same way.
+      SmallVector<stablehlo::BroadcastInDimOp> broadcasts;
+      Value source = op.getRhs();
+      while (auto broadcast = source.getDefiningOp<stablehlo::BroadcastInDimOp>()) {
+        broadcasts.push_back(broadcast);
+        source = broadcast.getOperand();
+      }
+      DenseFPElementsAttr constant;
+      if (!matchPattern(source, m_Constant(&constant)))
+        return failure();
+      SmallVector<APFloat> inverted;
+      for (APFloat value : constant.getValues<APFloat>()) {
+        std::optional<APFloat> one = reciprocal(value);
+        if (!one)
+          return failure();
+        inverted.push_back(*one);
+      }
+      inverse = stablehlo::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(constant.getType(), inverted));
+      for (stablehlo::BroadcastInDimOp broadcast : llvm::reverse(broadcasts))
+        inverse = stablehlo::BroadcastInDimOp::create(
+            rewriter, loc, broadcast.getType(), inverse,
+            broadcast.getBroadcastDimensionsAttr());
+    }
+    rewriter.replaceOpWithNewOp<stablehlo::MulOp>(op, op.getLhs(), inverse);
+    return success();
+  }
+};
+
 /// Float (and complex) x - x as x * 0 + 0: 0 for finite x and NaN for NaN
 /// and infinities, as the subtraction. TVM's arithmetic simplifier folds
 /// x - x to 0 outright (it does not fold x * 0), which loses the NaN; JAX
@@ -495,6 +560,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  BatchGroupsAsFeatureGroups, ScanToWhile,
                  PartOfReal<stablehlo::RealOp, false>,
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
+                 DivisionByConstant,
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
                  ConstantsIntoBodies>(
         &getContext());

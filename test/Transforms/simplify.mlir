@@ -252,3 +252,32 @@ func.func @constants_into_bodies(%x: tensor<4xf32>) -> tensor<4xf32> {
   }) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Division by a constant is multiplication by its reciprocal, rounded to
+// the element type (as XLA rewrites it); a broadcast constant's reciprocals
+// are broadcast the same way. bf16, a zero divisor and a divisor that is
+// not constant stay divisions.
+// CHECK-LABEL: func @division_by_constant
+// CHECK: %[[THIRD:.*]] = stablehlo.constant dense<0.333333343> : tensor<4xf32>
+// CHECK: %[[A:.*]] = stablehlo.multiply %arg0, %[[THIRD]] : tensor<4xf32>
+// CHECK: %[[INV:.*]] = stablehlo.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK: %[[SPREAD:.*]] = stablehlo.broadcast_in_dim %[[INV]], dims = [1] : (tensor<2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[B:.*]] = stablehlo.multiply %arg1, %[[SPREAD]] : tensor<3x2xf32>
+// CHECK: %[[C:.*]] = stablehlo.divide %arg2, %{{.*}} : tensor<4xbf16>
+// CHECK: %[[D:.*]] = stablehlo.divide %arg0, %{{.*}} : tensor<4xf32>
+// CHECK: %[[E:.*]] = stablehlo.divide %arg0, %arg0 : tensor<4xf32>
+func.func @division_by_constant(%x: tensor<4xf32>, %y: tensor<3x2xf32>, %z: tensor<4xbf16>) -> (tensor<4xf32>, tensor<3x2xf32>, tensor<4xbf16>, tensor<4xf32>, tensor<4xf32>) {
+  %three = stablehlo.constant dense<3.0> : tensor<4xf32>
+  %a = stablehlo.divide %x, %three : tensor<4xf32>
+  %two_four = stablehlo.constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %spread = stablehlo.broadcast_in_dim %two_four, dims = [1] : (tensor<2xf32>) -> tensor<3x2xf32>
+  %b = stablehlo.divide %y, %spread : tensor<3x2xf32>
+  %three_bf16 = stablehlo.constant dense<3.0> : tensor<4xbf16>
+  %c = stablehlo.divide %z, %three_bf16 : tensor<4xbf16>
+  %zero = stablehlo.constant dense<0.0> : tensor<4xf32>
+  %d = stablehlo.divide %x, %zero : tensor<4xf32>
+  %e = stablehlo.divide %x, %x : tensor<4xf32>
+  return %a, %b, %c, %d, %e : tensor<4xf32>, tensor<3x2xf32>, tensor<4xbf16>, tensor<4xf32>, tensor<4xf32>
+}

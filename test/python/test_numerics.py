@@ -292,6 +292,20 @@ def test_convolution(lhs_shape, rhs_shape, kwargs):
     assert_matches_jax(f, x, w, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "bfloat16"])
+def test_division_by_a_constant_rounds_as_xla(dtype):
+    # XLA multiplies by the constant's reciprocal (rounded to the element
+    # type) where a program divides by a constant; bf16 it divides. x / 3
+    # and x * (1/3) differ in the last bit for a third of the x.
+    dt = jnp.dtype(dtype)
+    x = np.random.default_rng(9).standard_normal(4096).astype(dt)
+    divisors = np.linspace(0.5, 3.0, 4096).astype(dt)
+    for f in (lambda x: x / dt.type(3), lambda x: x / dt.type(0.3), lambda x: x / divisors,
+              lambda x: x.reshape(64, 64) / divisors[:64]):
+        got = np.asarray(stablehlo_tvm.jit(f)(x)).astype(np.float32)
+        np.testing.assert_array_equal(got, np.asarray(jax.jit(f)(x)).astype(np.float32))
+
+
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("shape,axis", [((4, 20), 1), ((3, 64), 1), ((300, 5), 0), ((2, 5000), 1)])
 def test_half_float_cumulative_sums_scan_in_xla_order(dtype, shape, axis):

@@ -53,7 +53,12 @@ def Simplify : Pass<"stablehlo-simplify", "ModuleOp"> {
       tensors (any op the conversion handles then works in a body, complex
       ones included, which stablehlo-lower-complex splits in tensors);
     - float `x - x` becomes `x * 0 + 0` (TVM folds x - x to 0, losing the
-      NaN of NaN and infinite x; it keeps x * 0).
+      NaN of NaN and infinite x; it keeps x * 0);
+    - f16, f32 and f64 `x / c` for a constant c (splat, broadcast or any
+      constant tensor, every element and its reciprocal normal) becomes
+      `x * (1 / c)`, the reciprocal rounded to the element type: XLA's
+      rewrite, which changes the last bit of a third of the quotients (a
+      mean's division by its count); bf16 is divided.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::stablehlo::StableHLODialect"];
