@@ -373,25 +373,17 @@ struct DivisionByConstant : OpRewritePattern<stablehlo::DivOp> {
         matchPattern(op.getLhs(), m_Constant()))
       return failure();
     Location loc = op.getLoc();
+    // A constant, possibly broadcast: its reciprocals, broadcast the same
+    // way (a splat stays the small constant it was).
+    SmallVector<stablehlo::BroadcastInDimOp> broadcasts;
+    Value source = op.getRhs();
+    while (auto broadcast = source.getDefiningOp<stablehlo::BroadcastInDimOp>()) {
+      broadcasts.push_back(broadcast);
+      source = broadcast.getOperand();
+    }
     Value inverse;
-    if (std::optional<APFloat> divisor = splatFloat(op.getRhs())) {
-      std::optional<APFloat> inverted = reciprocal(*divisor);
-      if (!inverted || !isStatic(type))
-        return failure();
-      inverse = stablehlo::ConstantOp::create(
-          rewriter, loc, DenseElementsAttr::get(type, *inverted));
-    } else {
-      // A constant tensor, possibly broadcast: its reciprocals, broadcast
-      // the same way.
-      SmallVector<stablehlo::BroadcastInDimOp> broadcasts;
-      Value source = op.getRhs();
-      while (auto broadcast = source.getDefiningOp<stablehlo::BroadcastInDimOp>()) {
-        broadcasts.push_back(broadcast);
-        source = broadcast.getOperand();
-      }
-      DenseFPElementsAttr constant;
-      if (!matchPattern(source, m_Constant(&constant)))
-        return failure();
+    DenseFPElementsAttr constant;
+    if (matchPattern(source, m_Constant(&constant))) {
       SmallVector<APFloat> inverted;
       for (APFloat value : constant.getValues<APFloat>()) {
         std::optional<APFloat> one = reciprocal(value);
@@ -405,6 +397,19 @@ struct DivisionByConstant : OpRewritePattern<stablehlo::DivOp> {
         inverse = stablehlo::BroadcastInDimOp::create(
             rewriter, loc, broadcast.getType(), inverse,
             broadcast.getBroadcastDimensionsAttr());
+    } else {
+      // A constant computed from constants (splatFloat): its reciprocal
+      // as a scalar, broadcast.
+      std::optional<APFloat> divisor = splatFloat(op.getRhs());
+      std::optional<APFloat> inverted =
+          divisor ? reciprocal(*divisor) : std::nullopt;
+      if (!inverted || !isStatic(type))
+        return failure();
+      auto scalar = RankedTensorType::get({}, element);
+      inverse = stablehlo::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(scalar, *inverted));
+      inverse = stablehlo::BroadcastInDimOp::create(
+          rewriter, loc, type, inverse, rewriter.getDenseI64ArrayAttr({}));
     }
     rewriter.replaceOpWithNewOp<stablehlo::MulOp>(op, op.getLhs(), inverse);
     return success();
