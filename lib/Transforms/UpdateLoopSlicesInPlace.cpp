@@ -58,20 +58,24 @@ bool mayAlias(Operation *op, Value value) {
 
 /// Whether everything in `block` that reads `value`, other than `update`
 /// (through its operand `updated`), is among `before`; views of `value`
-/// are followed to their readers.
+/// are followed to their readers, each op once (a body's diamonds of
+/// same-typed elementwise ops would otherwise be walked once per path).
 bool readOnlyBefore(Value value, Operation *update, OpOperand *updated,
                     Block &block,
                     const llvm::SmallPtrSet<Operation *, 32> &before) {
-  for (OpOperand &use : value.getUses()) {
-    if (&use == updated)
-      continue;
-    Operation *top = block.findAncestorOpInBlock(*use.getOwner());
-    if (!top || top == update || !before.contains(top))
-      return false;
-    if (mayAlias(top, value))
-      for (Value result : top->getResults())
-        if (!readOnlyBefore(result, update, updated, block, before))
-          return false;
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Operation *, 16> followed;
+  while (!work.empty()) {
+    Value current = work.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      if (&use == updated)
+        continue;
+      Operation *top = block.findAncestorOpInBlock(*use.getOwner());
+      if (!top || top == update || !before.contains(top))
+        return false;
+      if (mayAlias(top, current) && followed.insert(top).second)
+        llvm::append_range(work, top->getResults());
+    }
   }
   return true;
 }

@@ -211,3 +211,59 @@ func.func @scatter_add(%init: tensor<8xf32>) -> tensor<8xf32> {
   }
   return %r#1 : tensor<8xf32>
 }
+
+// -----
+
+// The old value read by a long chain of same-typed ops, each reading the
+// one before twice, all of which make the update: in place, and the
+// readers are followed once each (per path, 2^30 walks).
+// CHECK-LABEL: func @diamonds
+// CHECK: stablehlo.while{{.*}}attributes {tvm.copied_inits = array<i64: 1>}
+// CHECK: stablehlo.dynamic_update_slice {{.*}} {tvm.in_place}
+func.func @diamonds(%init: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %out = %init) : tensor<i32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %t0 = stablehlo.add %out, %out : tensor<8x4xf32>
+    %t1 = stablehlo.add %t0, %t0 : tensor<8x4xf32>
+    %t2 = stablehlo.add %t1, %t1 : tensor<8x4xf32>
+    %t3 = stablehlo.add %t2, %t2 : tensor<8x4xf32>
+    %t4 = stablehlo.add %t3, %t3 : tensor<8x4xf32>
+    %t5 = stablehlo.add %t4, %t4 : tensor<8x4xf32>
+    %t6 = stablehlo.add %t5, %t5 : tensor<8x4xf32>
+    %t7 = stablehlo.add %t6, %t6 : tensor<8x4xf32>
+    %t8 = stablehlo.add %t7, %t7 : tensor<8x4xf32>
+    %t9 = stablehlo.add %t8, %t8 : tensor<8x4xf32>
+    %t10 = stablehlo.add %t9, %t9 : tensor<8x4xf32>
+    %t11 = stablehlo.add %t10, %t10 : tensor<8x4xf32>
+    %t12 = stablehlo.add %t11, %t11 : tensor<8x4xf32>
+    %t13 = stablehlo.add %t12, %t12 : tensor<8x4xf32>
+    %t14 = stablehlo.add %t13, %t13 : tensor<8x4xf32>
+    %t15 = stablehlo.add %t14, %t14 : tensor<8x4xf32>
+    %t16 = stablehlo.add %t15, %t15 : tensor<8x4xf32>
+    %t17 = stablehlo.add %t16, %t16 : tensor<8x4xf32>
+    %t18 = stablehlo.add %t17, %t17 : tensor<8x4xf32>
+    %t19 = stablehlo.add %t18, %t18 : tensor<8x4xf32>
+    %t20 = stablehlo.add %t19, %t19 : tensor<8x4xf32>
+    %t21 = stablehlo.add %t20, %t20 : tensor<8x4xf32>
+    %t22 = stablehlo.add %t21, %t21 : tensor<8x4xf32>
+    %t23 = stablehlo.add %t22, %t22 : tensor<8x4xf32>
+    %t24 = stablehlo.add %t23, %t23 : tensor<8x4xf32>
+    %t25 = stablehlo.add %t24, %t24 : tensor<8x4xf32>
+    %t26 = stablehlo.add %t25, %t25 : tensor<8x4xf32>
+    %t27 = stablehlo.add %t26, %t26 : tensor<8x4xf32>
+    %t28 = stablehlo.add %t27, %t27 : tensor<8x4xf32>
+    %t29 = stablehlo.add %t28, %t28 : tensor<8x4xf32>
+    %row = stablehlo.dynamic_slice %t29, %i, %z, sizes = [1, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    %u = stablehlo.dynamic_update_slice %out, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %u : tensor<i32>, tensor<8x4xf32>
+  }
+  return %r#1 : tensor<8x4xf32>
+}
