@@ -43,16 +43,37 @@ bool orderMatters(Block &body) {
   return !isa<stablehlo::MaxOp, stablehlo::MinOp>(body.front());
 }
 
+/// A reduce_window padding attribute: `low` and `high` per dimension.
+DenseIntElementsAttr paddingAttr(Builder &b, ArrayRef<int64_t> low,
+                                 ArrayRef<int64_t> high) {
+  SmallVector<int64_t> flat;
+  for (auto [l, h] : llvm::zip(low, high))
+    flat.append({l, h});
+  auto type = RankedTensorType::get({static_cast<int64_t>(low.size()), 2},
+                                    b.getIntegerType(64));
+  return DenseIntElementsAttr::get(type, flat);
+}
+
+/// The one input of a reduce or reduce_window `inputs`, when it is a
+/// statically shaped f16 or bf16 tensor (where each step of the body
+/// rounds).
+RankedTensorType halfFloatInput(ValueRange inputs) {
+  if (inputs.size() != 1)
+    return {};
+  auto type = dyn_cast<RankedTensorType>(inputs[0].getType());
+  if (!type || !type.hasStaticShape() ||
+      !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    return {};
+  return type;
+}
+
 struct WindowHalfFloatReduce : OpRewritePattern<stablehlo::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(stablehlo::ReduceOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getInputs().size() != 1)
-      return failure();
-    auto type = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-    if (!type || !type.hasStaticShape() ||
-        !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    RankedTensorType type = halfFloatInput(op.getInputs());
+    if (!type)
       return failure();
     ArrayRef<int64_t> dims = op.getDimensions();
     ArrayRef<int64_t> shape = type.getShape();
@@ -61,27 +82,20 @@ struct WindowHalfFloatReduce : OpRewritePattern<stablehlo::ReduceOp> {
       return failure();
 
     int64_t rank = type.getRank();
-    SmallVector<int64_t> window(rank, 1), padding, windowed(shape);
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t low = 0, high = 0;
-      if (llvm::is_contained(dims, d)) {
-        window[d] = std::min(shape[d], kWindow);
-        windowed[d] = llvm::divideCeil(shape[d], window[d]);
-        int64_t total = windowed[d] * window[d] - shape[d];
-        low = total / 2;
-        high = total - low;
-      }
-      padding.push_back(low);
-      padding.push_back(high);
+    SmallVector<int64_t> window(rank, 1), low(rank, 0), high(rank, 0),
+        windowed(shape);
+    for (int64_t d : dims) {
+      window[d] = std::min(shape[d], kWindow);
+      windowed[d] = llvm::divideCeil(shape[d], window[d]);
+      int64_t total = windowed[d] * window[d] - shape[d];
+      low[d] = total / 2;
+      high[d] = total - low[d];
     }
-    Location loc = op.getLoc();
-    auto paddingType =
-        RankedTensorType::get({rank, 2}, rewriter.getIntegerType(64));
     auto windows = stablehlo::ReduceWindowOp::create(
-        rewriter, loc, TypeRange{type.clone(windowed)}, op.getInputs(),
+        rewriter, op.getLoc(), TypeRange{type.clone(windowed)}, op.getInputs(),
         op.getInitValues(), rewriter.getDenseI64ArrayAttr(window),
         rewriter.getDenseI64ArrayAttr(window), DenseI64ArrayAttr(),
-        DenseI64ArrayAttr(), DenseIntElementsAttr::get(paddingType, padding));
+        DenseI64ArrayAttr(), paddingAttr(rewriter, low, high));
     rewriter.cloneRegionBefore(op.getBody(), windows.getBody(),
                                windows.getBody().end());
     // The windows' results reduced as the input was; split again while a
@@ -94,17 +108,6 @@ struct WindowHalfFloatReduce : OpRewritePattern<stablehlo::ReduceOp> {
 };
 
 constexpr int64_t kScanBlock = 16;
-
-/// A reduce_window padding attribute: `low` and `high` per dimension.
-DenseIntElementsAttr paddingAttr(Builder &b, ArrayRef<int64_t> low,
-                                 ArrayRef<int64_t> high) {
-  SmallVector<int64_t> flat;
-  for (auto [l, h] : llvm::zip(low, high))
-    flat.append({l, h});
-  auto type = RankedTensorType::get({static_cast<int64_t>(low.size()), 2},
-                                    b.getIntegerType(64));
-  return DenseIntElementsAttr::get(type, flat);
-}
 
 /// The one binary op of `body` applied to its two arguments, if that is all
 /// it computes.
@@ -127,11 +130,8 @@ struct TreeScanHalfFloats : OpRewritePattern<stablehlo::ReduceWindowOp> {
 
   LogicalResult matchAndRewrite(stablehlo::ReduceWindowOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getInputs().size() != 1)
-      return failure();
-    auto type = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-    if (!type || !type.hasStaticShape() || op.getResult(0).getType() != type ||
-        !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    RankedTensorType type = halfFloatInput(op.getInputs());
+    if (!type || op.getResult(0).getType() != type)
       return failure();
     Block &body = op.getBody().front();
     Operation *combine = binaryBody(body);

@@ -147,11 +147,10 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     if (element.isF16() || element.isBF16())
       accumulation = rewriter.getF32Type();
     auto toAccumulation = [&](Value v) -> Value {
-      auto t = cast<RankedTensorType>(v.getType());
-      if (accumulation == element || t.getElementType() == accumulation)
+      if (accumulation == element)
         return v;
-      return tvm::AsTypeOp::create(rewriter, loc, t.clone(accumulation), v,
-                                   TypeAttr::get(accumulation));
+      return astype(rewriter, loc, v,
+                    cast<RankedTensorType>(v.getType()).clone(accumulation));
     };
 
     SmallVector<int64_t> inPerm{dims.getInputBatchDimension(),
@@ -234,11 +233,9 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
     SmallVector<int64_t> back(outOrder.size());
     for (auto [i, d] : llvm::enumerate(outOrder))
       back[d] = i;
-    Value result = permuteDims(rewriter, loc, conv, back);
-    if (accumulation != element)
-      result = tvm::AsTypeOp::create(rewriter, loc, resultType, result,
-                                     TypeAttr::get(element));
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, astype(rewriter, loc, permuteDims(rewriter, loc, conv, back),
+                   resultType));
     return success();
   }
 };
