@@ -6,7 +6,11 @@
 // f32 product of the operands. Measured against jax.jit on bf16 inputs:
 // products, sums, quotients, and the functions below, all give the unrounded
 // f32 result; an explicit f32 -> bf16 -> f32 round trip keeps its rounding,
-// and so do the operations before the last one. Mixed-precision models read
+// and so do the operations before the last one. Products of matrices and
+// convolutions of bf16 operands accumulate in f32 and are rounded the same
+// way: converted to f32, the accumulation is read unrounded (a bf16 layer's
+// weight gradient converted for its f32 master weights). Mixed-precision
+// models read
 // their bf16 activations back as f32 for norms and losses, where this is the
 // difference between agreeing with jax.jit bit for bit and not.
 //
@@ -38,6 +42,14 @@ bool computedInF32(Operation *op) {
          llvm::all_of(op->getOperands(), isBF16Tensor);
 }
 
+// Dot products and convolutions take bf16 operands and give the f32 type
+// directly: they accumulate in f32 (the conversion widens nothing).
+bool accumulatesInF32(Operation *op) {
+  return isa<stablehlo::DotGeneralOp, stablehlo::ConvolutionOp>(op) &&
+         isBF16Tensor(op->getResult(0)) &&
+         llvm::all_of(op->getOperands(), isBF16Tensor);
+}
+
 struct WidenBF16ResultsPass
     : impl::WidenBF16ResultsBase<WidenBF16ResultsPass> {
   void runOnOperation() override {
@@ -48,19 +60,20 @@ struct WidenBF16ResultsPass
     getOperation()->walk([&](stablehlo::ConvertOp op) {
       Operation *arithmetic = op.getOperand().getDefiningOp();
       if (getElementTypeOrSelf(op.getType()).isF32() && arithmetic &&
-          computedInF32(arithmetic))
+          (computedInF32(arithmetic) || accumulatesInF32(arithmetic)))
         converts.push_back(op);
     });
     llvm::SetVector<Operation *> widened;
     for (stablehlo::ConvertOp op : converts) {
       Operation *arithmetic = op.getOperand().getDefiningOp();
       OpBuilder builder(op);
-      SmallVector<Value> operands;
-      for (Value operand : arithmetic->getOperands())
-        operands.push_back(stablehlo::ConvertOp::create(
-            builder, op.getLoc(),
-            cast<ShapedType>(operand.getType()).clone(builder.getF32Type()),
-            operand));
+      SmallVector<Value> operands(arithmetic->getOperands());
+      if (!accumulatesInF32(arithmetic))
+        for (Value &operand : operands)
+          operand = stablehlo::ConvertOp::create(
+              builder, op.getLoc(),
+              cast<ShapedType>(operand.getType()).clone(builder.getF32Type()),
+              operand);
       OperationState state(arithmetic->getLoc(), arithmetic->getName(),
                            operands, op.getType(), arithmetic->getAttrs());
       op.getResult().replaceAllUsesWith(builder.create(state)->getResult(0));

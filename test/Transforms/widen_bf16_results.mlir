@@ -45,3 +45,23 @@ func.func @which(%x: tensor<4xbf16>, %f: tensor<4xf32>, %h: tensor<4xf16>) -> (t
   %9 = stablehlo.convert %8 : (tensor<4xbf16>) -> tensor<4xf32>
   func.return %1, %3, %5, %7, %9 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf64>, tensor<4xf32>
 }
+
+// -----
+
+// Products and convolutions of bf16 operands accumulate in f32: converted
+// to f32, they give the f32 result type; an f16 product keeps its rounding.
+// CHECK-LABEL: func.func @accumulations
+// CHECK: %[[D:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xf32>
+// CHECK: %[[C:.*]] = stablehlo.convolution(%arg2, %arg3) {{.*}} : (tensor<1x8x4xbf16>, tensor<3x4x4xbf16>) -> tensor<1x8x4xf32>
+// CHECK: %[[H:.*]] = stablehlo.dot_general %arg4, %arg4, contracting_dims = [1] x [0] : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// CHECK: %[[HW:.*]] = stablehlo.convert %[[H]]
+// CHECK: return %[[D]], %[[C]], %[[HW]]
+func.func @accumulations(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>, %x: tensor<1x8x4xbf16>, %w: tensor<3x4x4xbf16>, %h: tensor<4x4xf16>) -> (tensor<4x2xf32>, tensor<1x8x4xf32>, tensor<4x4xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
+  %1 = stablehlo.convert %0 : (tensor<4x2xbf16>) -> tensor<4x2xf32>
+  %2 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x4xbf16>, tensor<3x4x4xbf16>) -> tensor<1x8x4xbf16>
+  %3 = stablehlo.convert %2 : (tensor<1x8x4xbf16>) -> tensor<1x8x4xf32>
+  %4 = stablehlo.dot_general %h, %h, contracting_dims = [1] x [0] : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+  %5 = stablehlo.convert %4 : (tensor<4x4xf16>) -> tensor<4x4xf32>
+  func.return %1, %3, %5 : tensor<4x2xf32>, tensor<1x8x4xf32>, tensor<4x4xf32>
+}

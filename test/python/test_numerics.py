@@ -772,6 +772,16 @@ def test_half_float_sums_fold_in_xla_order(dtype, shape, dims):
         ("softmax", lambda x, y, z: jax.nn.softmax(x * y, axis=-1).astype(jnp.float32)),
         # an explicit f32 -> bf16 -> f32 round trip keeps its rounding
         ("round_trip", lambda x, y, z: (x.astype(jnp.float32) * 3).astype(jnp.bfloat16).astype(jnp.float32)),
+        # products and convolutions accumulate in f32, read back unrounded
+        # (a bf16 layer's weight gradient for its f32 master weights)
+        ("matmul", lambda x, y, z: (x @ y.T).astype(jnp.float32)),
+        ("convolution", lambda x, y, z: jax.lax.conv_general_dilated(
+            x[None], jnp.stack([y.T[:, :16]] * 3), (1,), [(1, 1)], dimension_numbers=("NWC", "WIO", "NWC")
+        ).astype(jnp.float32)),
+        ("weight_gradient", lambda x, y, z: jax.grad(
+            lambda w: jnp.sum(jnp.tanh(jax.lax.conv_general_dilated(
+                x[None], w, (1,), [(1, 1)], dimension_numbers=("NWC", "WIO", "NWC"))).astype(jnp.float32))
+        )(jnp.stack([y.T[:, :16]] * 3)).astype(jnp.float32)),
     ],
 )
 def test_bfloat16_result_read_back_as_float32(name, f):
@@ -785,7 +795,8 @@ def test_bfloat16_result_read_back_as_float32(name, f):
         np.testing.assert_array_equal(got, want)
     else:
         # f32's exp and summation order may differ in the last bits; a
-        # rounding to bf16 would be 2**-9 of the values.
+        # rounding to bf16 would be 2**-9 of the values (and was, for the
+        # product, the convolution and the weight gradient).
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max())
 
 

@@ -74,8 +74,11 @@ def WidenBF16Results : Pass<"stablehlo-widen-bf16-results", "ModuleOp"> {
     rounding that a conversion back to f32 follows: measured against
     jax.jit, `convert(x * y)` is the unrounded f32 product, while the
     operations before the last one and explicit f32 -> bf16 -> f32 round
-    trips keep their rounding. Runs once, after inlining (the operands'
-    conversions it makes must keep theirs).
+    trips keep their rounding. A `dot_general` or `convolution` of bf16
+    operands with a bf16 result converted to f32 gets the f32 result type
+    instead (the accumulation read unrounded, as jax.jit gives it). Runs
+    once, after inlining (the operands' conversions it makes must keep
+    theirs).
   }];
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
