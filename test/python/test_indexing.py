@@ -17,6 +17,23 @@ def test_add_with_duplicate_indices():
     assert_matches_jax(lambda x, idx, u: x.at[idx].add(u), x, idx, u)
 
 
+def test_duplicate_updates_apply_in_scatter_order_whatever_the_window_layout():
+    # Updates are applied scatter position by position, each window inside:
+    # two updates of one element come from two positions, applied in their
+    # row-major order, also when the window dimension comes first in the
+    # updates (x.at[:, idx]). set keeps the last; a rounding-sensitive sum
+    # shows the order too.
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((40, 9)).astype(np.float32)
+    u = (rng.standard_normal((40, 300)) * 10.0 ** rng.integers(-4, 5, (40, 300))).astype(np.float32)
+    idx = rng.integers(0, 9, 300).astype(np.int32)
+
+    def f(x, idx, u):
+        return x.at[:, idx].set(u), x.at[:, idx].add(u), x.T.at[idx].add(u.T), jax.ops.segment_sum(u.T, idx, 9)
+
+    assert_matches_jax(f, x, idx, u, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("dtype", ["int32", "uint8", "float64", "bool"])
 def test_set_mul_min_max(dtype):
     (x,) = random_args([((7,), dtype)], seed=2)

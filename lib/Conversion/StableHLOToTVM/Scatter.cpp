@@ -108,10 +108,25 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
                 memref::StoreOp::create(b, loc, value, result, ivs);
               }
             });
-          buildLoopNest(b, loc, bufferSizes(b, loc, updates.front()),
-                        /*parallel=*/false,
-                        [&](OpBuilder &b, Location loc, ValueRange update) {
+          // The scatter positions in row-major order, each window's
+          // elements inside: two updates of one element come from two
+          // positions, so this is the row-major order of every update
+          // element (XLA's too), and the window's loop reads the index
+          // vector and tests the fit once per window, its body a plain
+          // load, combine and store that LLVM vectorizes.
+          SmallVector<Value> updateSizes = bufferSizes(b, loc, updates.front());
+          SmallVector<Value> scatterSizes, windowSizes;
+          for (int64_t d : updateScatterDims)
+            scatterSizes.push_back(updateSizes[d]);
+          for (int64_t d : updateWindowDims)
+            windowSizes.push_back(updateSizes[d]);
+          int64_t updateRank = updateSizes.size();
+          buildLoopNest(b, loc, scatterSizes, /*parallel=*/false,
+                        [&](OpBuilder &b, Location loc, ValueRange position) {
             Value zero = indexValue(b, loc, 0);
+            SmallVector<Value> update(updateRank, zero);
+            for (auto [d, iv] : llvm::zip(updateScatterDims, position))
+              update[d] = iv;
             SmallVector<Value> start(operandRank, zero);
             SmallVector<Value> vector = loadIndexVector(
                 b, loc, indices, indicesType, indexVectorDim,
@@ -135,25 +150,31 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
             auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
-            OpBuilder &inner = b;
-            SmallVector<Value> target(start);
-            for (auto [operandDim, updateDim] :
-                 llvm::zip(operandWindowDims, updateWindowDims))
-              target[operandDim] = arith::AddIOp::create(
-                  inner, loc, start[operandDim], update[updateDim]);
-            SmallVector<Value> args;
-            for (Value result : out)
-              args.push_back(memref::LoadOp::create(inner, loc, result, target));
-            for (Value value : updates)
-              args.push_back(memref::LoadOp::create(inner, loc, value, update));
-            FailureOr<SmallVector<Value>> combined =
-                scalarizeBody(inner, body, args);
-            if (failed(combined)) {
-              scalarized = false;
-              return;
-            }
-            for (auto [value, result] : llvm::zip(*combined, out))
-              memref::StoreOp::create(inner, loc, value, result, target);
+            buildLoopNest(b, loc, windowSizes, /*parallel=*/false,
+                          [&](OpBuilder &inner, Location loc, ValueRange offset) {
+              SmallVector<Value> element(update);
+              for (auto [d, iv] : llvm::zip(updateWindowDims, offset))
+                element[d] = iv;
+              SmallVector<Value> target(start);
+              for (auto [operandDim, iv] : llvm::zip(operandWindowDims, offset))
+                target[operandDim] =
+                    arith::AddIOp::create(inner, loc, start[operandDim], iv);
+              SmallVector<Value> args;
+              for (Value result : out)
+                args.push_back(
+                    memref::LoadOp::create(inner, loc, result, target));
+              for (Value value : updates)
+                args.push_back(
+                    memref::LoadOp::create(inner, loc, value, element));
+              FailureOr<SmallVector<Value>> combined =
+                  scalarizeBody(inner, body, args);
+              if (failed(combined)) {
+                scalarized = false;
+                return;
+              }
+              for (auto [value, result] : llvm::zip(*combined, out))
+                memref::StoreOp::create(inner, loc, value, result, target);
+            });
           });
         },
         aliases, resultSizes);

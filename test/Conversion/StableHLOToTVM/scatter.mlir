@@ -9,14 +9,15 @@
 // The copy, in parallel.
 // CHECK: scf.parallel
 // CHECK: memref.store %{{.*}}, %[[OUT]]
-// The updates, in order.
+// The updates, in order: each scatter position's index vector is read and
+// its window's fit tested once, outside the loop over the window.
 // CHECK: scf.for %[[U0:[^ ]*]] =
-// CHECK: scf.for %[[U1:[^ ]*]] =
 // CHECK: %[[RAW:.*]] = memref.load %[[IDX]][%[[U0]], %{{.*}}] : memref<2x1xi32>
 // CHECK: %[[ROW:.*]] = arith.index_cast %[[RAW]] : i32 to index
 // CHECK: arith.cmpi sge, %[[ROW]]
 // CHECK: arith.cmpi sle, %[[ROW]]
 // CHECK: scf.if
+// CHECK: scf.for %[[U1:[^ ]*]] =
 // CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[U1]] : index
 // CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[ROW]], %[[COL]]]
 // CHECK: %[[NEW:.*]] = memref.load %[[UPD]][%[[U0]], %[[U1]]]
