@@ -7,7 +7,8 @@ samplers compute on scalars and small vectors in hundreds of separate
 kernels (a diffrax solve has over 200 outside its loop), where that is
 nearly all the time. So after LoopsAsKernels, each maximal run of
 consecutive bindings of a dataflow block that are kernel calls whose
-results are small (at most `SMALL_ELEMENTS` elements each), packed calls,
+results and tensor operands are small (at most `SMALL_ELEMENTS` elements
+each), packed calls,
 calls of other Relax functions (a case) that are not loops, or tuples of
 those, up to `MAX_CALLS` calls and `MAX_WEIGHT` statements, becomes one `call_tir` of
 a PrimFunc running them in order (relax_to_tir inlines them). Its inputs
@@ -84,7 +85,12 @@ class _Function:
         if not isinstance(value, relax.Call) or not _small(binding.var.ty):
             return False
         if value.op.same_as(_CALL_TIR) or value.op.same_as(_CALL_DPS_PACKED):
-            return True
+            # A small result of a large operand (a graph's 2000 x 64
+            # features times 64 x 8 weights) is a kernel's worth of work,
+            # which a sequence runs on one thread, unvectorized: 0.45 ms
+            # where the call of its own takes 0.08.
+            arguments = value.args[1]
+            return not isinstance(arguments, relax.Tuple) or all(_small(a.ty) or not isinstance(a.ty, relax.TensorType) for a in arguments.fields)
         if isinstance(value.op, tvm.ir.GlobalVar):
             callee = self.mod[value.op]
             # A loop left recursive stays a call of its own.
