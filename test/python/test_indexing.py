@@ -34,6 +34,22 @@ def test_duplicate_updates_apply_in_scatter_order_whatever_the_window_layout():
     assert_matches_jax(f, x, idx, u, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("width", [64, 48, 40])
+def test_large_scatters_split_among_threads_keep_their_order(width):
+    # 2048 x width updates: a width that is a multiple of 16 is split among
+    # threads in blocks of 16 (40 is not); every element still combines its
+    # duplicates in order, so set keeps the last and sums round as jax.jit's.
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((300, width)).astype(np.float32)
+    u = (rng.standard_normal((2048, width)) * 10.0 ** rng.integers(-4, 5, (2048, width))).astype(np.float32)
+    idx = rng.integers(0, 300, 2048).astype(np.int32)
+
+    def f(x, idx, u):
+        return x.at[idx].set(u), x.at[idx].add(u), jax.ops.segment_max(u, idx, 300)
+
+    assert_matches_jax(f, x, idx, u, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("dtype", ["int32", "uint8", "float64", "bool"])
 def test_set_mul_min_max(dtype):
     (x,) = random_args([((7,), dtype)], seed=2)

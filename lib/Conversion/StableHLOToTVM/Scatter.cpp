@@ -23,6 +23,12 @@
 namespace mlir::stablehlo_tvm {
 namespace {
 
+// Scatters of at least this many update elements split a window dimension
+// that is a multiple of kScatterLanes (and at least two blocks wide) among
+// threads.
+constexpr int64_t kParallelScatterElements = 1 << 16;
+constexpr int64_t kScatterLanes = 16;
+
 struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
   using TVMTypedPattern::TVMTypedPattern;
   bool symbolicShapes() const override { return true; }
@@ -121,60 +127,94 @@ struct ScatterToKernel : TVMTypedPattern<stablehlo::ScatterOp> {
           for (int64_t d : updateWindowDims)
             windowSizes.push_back(updateSizes[d]);
           int64_t updateRank = updateSizes.size();
-          buildLoopNest(b, loc, scatterSizes, /*parallel=*/false,
-                        [&](OpBuilder &b, Location loc, ValueRange position) {
-            Value zero = indexValue(b, loc, 0);
-            SmallVector<Value> update(updateRank, zero);
-            for (auto [d, iv] : llvm::zip(updateScatterDims, position))
-              update[d] = iv;
-            SmallVector<Value> start(operandRank, zero);
-            SmallVector<Value> vector = loadIndexVector(
-                b, loc, indices, indicesType, indexVectorDim,
-                [&](int64_t j) { return update[updateDimOfIndicesDim(j)]; });
-            for (auto [k, component] : llvm::enumerate(vector))
-              start[toOperandDims[k]] = component;
-            for (auto [operandDim, indicesDim] :
-                 llvm::zip(inputBatchingDims, indicesBatchingDims))
-              start[operandDim] = update[updateDimOfIndicesDim(indicesDim)];
-            // The whole window must fit at its start.
-            Value valid;
-            for (int64_t d = 0; d < operandRank; ++d) {
-              Value nonNegative = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::sge, start[d], zero);
-              Value fits = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::sle, start[d], lastStart[d]);
-              Value both = arith::AndIOp::create(b, loc, nonNegative, fits);
-              valid = valid ? Value(arith::AndIOp::create(b, loc, valid, both))
-                            : both;
-            }
-            auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
-            buildLoopNest(b, loc, windowSizes, /*parallel=*/false,
-                          [&](OpBuilder &inner, Location loc, ValueRange offset) {
-              SmallVector<Value> element(update);
-              for (auto [d, iv] : llvm::zip(updateWindowDims, offset))
-                element[d] = iv;
-              SmallVector<Value> target(start);
-              for (auto [operandDim, iv] : llvm::zip(operandWindowDims, offset))
-                target[operandDim] =
-                    arith::AddIOp::create(inner, loc, start[operandDim], iv);
-              SmallVector<Value> args;
-              for (Value result : out)
-                args.push_back(
-                    memref::LoadOp::create(inner, loc, result, target));
-              for (Value value : updates)
-                args.push_back(
-                    memref::LoadOp::create(inner, loc, value, element));
-              FailureOr<SmallVector<Value>> combined =
-                  scalarizeBody(inner, body, args);
-              if (failed(combined)) {
-                scalarized = false;
-                return;
+          // A large scatter with a wide innermost window dimension splits
+          // that dimension into blocks of `lanes` among threads, each
+          // taking every position in order: the blocks update disjoint
+          // elements, so each element still combines its updates in order.
+          int64_t lanes = 0;
+          if (updatesType.hasStaticShape() && !updateWindowDims.empty() &&
+              updatesType.getNumElements() >= kParallelScatterElements) {
+            int64_t width = updatesType.getDimSize(updateWindowDims.back());
+            if (width % kScatterLanes == 0 && width >= 2 * kScatterLanes)
+              lanes = kScatterLanes;
+          }
+          auto positions = [&](OpBuilder &b, Location loc, Value blockStart) {
+            buildLoopNest(b, loc, scatterSizes, /*parallel=*/false,
+                          [&](OpBuilder &b, Location loc, ValueRange position) {
+              Value zero = indexValue(b, loc, 0);
+              SmallVector<Value> update(updateRank, zero);
+              for (auto [d, iv] : llvm::zip(updateScatterDims, position))
+                update[d] = iv;
+              SmallVector<Value> start(operandRank, zero);
+              SmallVector<Value> vector = loadIndexVector(
+                  b, loc, indices, indicesType, indexVectorDim,
+                  [&](int64_t j) { return update[updateDimOfIndicesDim(j)]; });
+              for (auto [k, component] : llvm::enumerate(vector))
+                start[toOperandDims[k]] = component;
+              for (auto [operandDim, indicesDim] :
+                   llvm::zip(inputBatchingDims, indicesBatchingDims))
+                start[operandDim] = update[updateDimOfIndicesDim(indicesDim)];
+              // The whole window must fit at its start.
+              Value valid;
+              for (int64_t d = 0; d < operandRank; ++d) {
+                Value nonNegative = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::sge, start[d], zero);
+                Value fits = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::sle, start[d], lastStart[d]);
+                Value both = arith::AndIOp::create(b, loc, nonNegative, fits);
+                valid = valid ? Value(arith::AndIOp::create(b, loc, valid,
+                                                            both))
+                              : both;
               }
-              for (auto [value, result] : llvm::zip(*combined, out))
-                memref::StoreOp::create(inner, loc, value, result, target);
+              auto ifValid =
+                  scf::IfOp::create(b, loc, valid, /*withElse=*/false);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+              buildLoopNest(b, loc, windowSizes, /*parallel=*/false,
+                            [&](OpBuilder &inner, Location loc,
+                                ValueRange within) {
+                SmallVector<Value> offset(within);
+                if (blockStart)
+                  offset.back() = arith::AddIOp::create(inner, loc, blockStart,
+                                                        offset.back());
+                SmallVector<Value> element(update);
+                for (auto [d, iv] : llvm::zip(updateWindowDims, offset))
+                  element[d] = iv;
+                SmallVector<Value> target(start);
+                for (auto [operandDim, iv] :
+                     llvm::zip(operandWindowDims, offset))
+                  target[operandDim] =
+                      arith::AddIOp::create(inner, loc, start[operandDim], iv);
+                SmallVector<Value> args;
+                for (Value result : out)
+                  args.push_back(
+                      memref::LoadOp::create(inner, loc, result, target));
+                for (Value value : updates)
+                  args.push_back(
+                      memref::LoadOp::create(inner, loc, value, element));
+                FailureOr<SmallVector<Value>> combined =
+                    scalarizeBody(inner, body, args);
+                if (failed(combined)) {
+                  scalarized = false;
+                  return;
+                }
+                for (auto [value, result] : llvm::zip(*combined, out))
+                  memref::StoreOp::create(inner, loc, value, result, target);
+              });
             });
+          };
+          if (!lanes) {
+            positions(b, loc, Value());
+            return;
+          }
+          windowSizes.back() = indexValue(b, loc, lanes);
+          int64_t width = updatesType.getDimSize(updateWindowDims.back());
+          buildLoopNest(b, loc, ArrayRef<int64_t>{width / lanes},
+                        /*parallel=*/true,
+                        [&](OpBuilder &b, Location loc, ValueRange block) {
+            Value start = arith::MulIOp::create(b, loc, block.front(),
+                                                indexValue(b, loc, lanes));
+            positions(b, loc, start);
           });
         },
         aliases, resultSizes);

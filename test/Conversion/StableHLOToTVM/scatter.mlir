@@ -71,3 +71,28 @@ func.func @shift_body(%x: tensor<4xi8>, %i: tensor<2x1xi32>, %u: tensor<2xi8>) -
   }) : (tensor<4xi8>, tensor<2x1xi32>, tensor<2xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+// A large scatter with a wide innermost window splits it among threads in
+// blocks of 16: each block takes every position in order, so each element
+// still combines its updates in order.
+// CHECK-LABEL: func @add_rows_in_blocks
+// CHECK: tvm.kernel "scatter"
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%[[BLOCK:.*]]) = (%{{.*}}) to (%c4{{.*}})
+// CHECK: %[[START:.*]] = arith.muli %[[BLOCK]], %c16
+// CHECK: scf.for %[[POS:[^ ]*]] =
+// CHECK: memref.load %{{.*}}[%[[POS]], %{{.*}}] : memref<2048x1xi32>
+// CHECK: scf.if
+// CHECK: scf.for %[[LANE:[^ ]*]] = %{{.*}} to %c16
+// CHECK: %[[COL:.*]] = arith.addi %[[START]], %[[LANE]] : index
+// CHECK: memref.load %{{.*}}[%[[POS]], %[[COL]]] : memref<2048x64xf32>
+func.func @add_rows_in_blocks(%x: tensor<500x64xf32>, %i: tensor<2048x1xi32>, %u: tensor<2048x64xf32>) -> tensor<500x64xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<500x64xf32>, tensor<2048x1xi32>, tensor<2048x64xf32>) -> tensor<500x64xf32>
+  return %0 : tensor<500x64xf32>
+}
