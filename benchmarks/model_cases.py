@@ -1789,6 +1789,92 @@ def numpyro_predictive():
     return draw, (jax.random.PRNGKey(1), _rng().integers(0, 8, 100).astype(np.int32))
 
 
+def jraph_gcn_large():
+    """Two graph convolutions over 2000 nodes and 16,000 edges, and their
+    gradient: the messages' scatter-add dominates."""
+    import jax
+    import jax.numpy as jnp
+    import jraph
+
+    n, e = 2000, 16000
+    rng = _rng()
+    senders = rng.integers(0, n, e).astype(np.int32)
+    receivers = rng.integers(0, n, e).astype(np.int32)
+    nodes = rng.standard_normal((n, 64)).astype(np.float32)
+    w1 = (rng.standard_normal((64, 64)) * 0.1).astype(np.float32)
+    w2 = (rng.standard_normal((64, 8)) * 0.1).astype(np.float32)
+
+    def step(w1, w2, nodes, senders, receivers):
+        def loss(ws):
+            graph = jraph.GraphsTuple(
+                nodes=nodes, edges=None, senders=senders, receivers=receivers,
+                n_node=jnp.array([n]), n_edge=jnp.array([e]), globals=None,
+            )
+            graph = jraph.GraphConvolution(lambda x: jax.nn.relu(x @ ws[0]), add_self_edges=True)(graph)
+            graph = jraph.GraphConvolution(lambda x: x @ ws[1])(graph)
+            return jnp.mean(graph.nodes**2)
+
+        return jax.value_and_grad(loss)((w1, w2))
+
+    return step, (w1, w2, nodes, senders, receivers)
+
+
+def haiku_lstm_language_model_step():
+    """A two-layer Haiku LSTM language model over 48 tokens, one Adam step
+    (dynamic_unroll: a scan forward and backward)."""
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    def net(tokens):
+        x = hk.Embed(200, 64)(tokens)
+        core = hk.DeepRNN([hk.LSTM(128), hk.LSTM(128)])
+        out, _ = hk.dynamic_unroll(core, jnp.swapaxes(x, 0, 1), core.initial_state(tokens.shape[0]))
+        return hk.Linear(200)(jnp.swapaxes(out, 0, 1))
+
+    model = hk.without_apply_rng(hk.transform(net))
+    tokens = _rng().integers(0, 200, (16, 48)).astype(np.int32)
+    params = model.init(jax.random.PRNGKey(0), tokens)
+    tx = optax.adam(1e-3)
+    state = tx.init(params)
+
+    def step(params, state, tokens):
+        def loss(p):
+            logits = model.apply(p, tokens[:, :-1])
+            return optax.softmax_cross_entropy_with_integer_labels(logits, tokens[:, 1:]).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, state = tx.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, value
+
+    return step, (params, state, tokens)
+
+
+def flax_conv3d_gradient():
+    """A small 3-D CNN over 8-frame 32 x 32 clips and its gradient."""
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.relu(nn.Conv(16, (3, 3, 3))(x))
+            x = nn.max_pool(x, (2, 2, 2), (2, 2, 2))
+            x = nn.relu(nn.Conv(32, (3, 3, 3))(x))
+            return nn.Dense(5)(x.mean((1, 2, 3)))
+
+    model = Net()
+    clips = _rng().standard_normal((4, 8, 32, 32, 3)).astype(np.float32)
+    params = model.init(jax.random.PRNGKey(0), clips)
+
+    def step(params, clips):
+        return jax.value_and_grad(lambda p: jnp.mean(model.apply(p, clips) ** 2))(params)
+
+    return step, (params, clips)
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -1865,4 +1951,7 @@ CASES = [
     Case("keras_densenet", "model", keras_densenet),
     Case("haiku_resnet18", "model", haiku_resnet18),
     Case("numpyro_predictive", "sampler", numpyro_predictive),
+    Case("jraph_gcn_large", "model", jraph_gcn_large),
+    Case("haiku_lstm_language_model_step", "training", haiku_lstm_language_model_step, loops=True),
+    Case("flax_conv3d_gradient", "training", flax_conv3d_gradient),
 ]
