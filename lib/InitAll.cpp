@@ -43,7 +43,7 @@ constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"
     "stablehlo-decompose-fft{library-points=64},stablehlo-lower-complex,"
     "stablehlo-tree-reduce-half-floats,stablehlo-split-long-sums,"
-    "stablehlo-split-dilated-convolutions,"
+    "stablehlo-split-dilated-convolutions,stablehlo-fold-convolution-depth,"
     "stablehlo-sink-broadcasts,"
     "stablehlo-hoist-loop-invariants,stablehlo-isolate-loops,"
     "stablehlo-update-loop-slices-in-place,stablehlo-symbolize-shapes,"

@@ -364,7 +364,9 @@ def _input_gradient(x, w, strides, padding, dn, groups=1):
         ("transposed", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
          [(2, 7, 7, 8), (3, 3, 8, 4)], "float32", 4),
         ("transposed_3d", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2, 2), "SAME", dimension_numbers=("NDHWC", "DHWIO", "NDHWC")),
-         [(1, 5, 5, 5, 2), (3, 3, 3, 2, 2)], "float32", 8),
+         # 8 phases, each then a sum of 2-D convolutions, one per depth tap
+         # (stablehlo-fold-convolution-depth): 4 phases of 2 taps, 4 of 1
+         [(1, 5, 5, 5, 2), (3, 3, 3, 2, 2)], "float32", 12),
         ("transposed_bf16", lambda x, w: jax.lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
          [(2, 7, 7, 8), (3, 3, 8, 4)], "bfloat16", 4),
     ],
@@ -381,6 +383,37 @@ def test_convolutions_over_dilated_inputs_split_by_phase(name, f, shapes, dtype,
     assert "lhs_dilate" in lowered.as_text()
     assert stablehlo_tvm.import_stablehlo(lowered).script().count("R.nn.conv") == convolutions
     assert_matches_jax(f, *args, rtol=1e-4 if dtype == "float32" else 2e-2, atol=1e-4 if dtype == "float32" else 2e-2)
+
+
+def _conv3d(x, w, strides=(1, 1, 1), padding="SAME", rhs_dilation=(1, 1, 1), groups=1, layout=("NDHWC", "DHWIO", "NDHWC")):
+    return jax.lax.conv_general_dilated(
+        x, w, strides, padding, rhs_dilation=rhs_dilation, feature_group_count=groups, dimension_numbers=layout
+    )
+
+
+@pytest.mark.parametrize(
+    "name,f,shapes",
+    [
+        ("same", lambda x, w: _conv3d(x, w), [(2, 6, 9, 8, 3), (3, 3, 3, 3, 4)]),
+        ("strided_dilated_padded", lambda x, w: _conv3d(
+            x, w, strides=(2, 1, 2), padding=[(2, 1), (0, 1), (1, 1)], rhs_dilation=(2, 1, 1)),
+         [(2, 9, 7, 8, 3), (3, 2, 3, 3, 4)]),
+        ("grouped_channels_first", lambda x, w: _conv3d(
+            x, w, groups=2, layout=("NCDHW", "OIDHW", "NCDHW")), [(1, 4, 5, 6, 6), (6, 2, 2, 3, 3)]),
+        ("valid_negative_padding", lambda x, w: _conv3d(x, w, padding=[(-1, 0), (0, 0), (1, 0)]),
+         [(2, 7, 5, 5, 2), (2, 3, 2, 2, 5)]),
+        ("gradients", lambda x, w: jax.grad(lambda x, w: jnp.sum(jnp.tanh(_conv3d(x, w, strides=(1, 2, 2)))), argnums=(0, 1))(x, w),
+         [(2, 5, 8, 8, 3), (3, 3, 3, 3, 4)]),
+    ],
+)
+def test_three_dimensional_convolutions_as_sums_of_planar_ones(name, f, shapes):
+    # stablehlo-fold-convolution-depth: each kernel depth tap is a 2-D
+    # convolution of the input's matching depth slices folded into the
+    # batch; no 3-D convolution is left for TVM's direct loop nest.
+    args = random_args([(shape, "float32") for shape in shapes])
+    script = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(*args)).script()
+    assert "R.nn.conv3d" not in script and "R.nn.conv2d" in script
+    assert_matches_jax(f, *args, rtol=1e-4, atol=1e-4)
 
 
 def test_math_decompositions():

@@ -143,6 +143,32 @@ def SplitDilatedConvolutions : Pass<"stablehlo-split-dilated-convolutions",
   let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
 }
 
+def FoldConvolutionDepth : Pass<"stablehlo-fold-convolution-depth",
+                                "ModuleOp"> {
+  let summary = "Write a 3-D convolution as a sum of 2-D ones over depth-folded batches";
+  let description = [{
+    A convolution with three spatial dimensions, f32 or f64, over static
+    shapes, without lhs dilation, window reversal or batch groups, is the
+    sum over its kernel's depth taps t of a 2-D convolution: the input
+    (padded in depth as the op pads it) sliced at depth t * rhs_dilation
+    with the op's depth stride, transposed to [batch, depth, rows, columns,
+    features] and reshaped so that every output depth is a batch element,
+    convolved with the tap's [rows, columns, in, out] kernel (the op's
+    padding, strides and dilation in the other two dimensions, its feature
+    groups and precision), reshaped back and transposed to the op's output
+    layout. 2-D convolutions become matrix products in the CPU build; 3-D
+    ones ran as a direct loop nest (a 3-D CNN's gradient at a quarter of
+    XLA's speed).
+
+    ```mlir
+    %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f] ...
+    ```
+    becomes, for a kernel of depth 3, three slices of %x and of %w, three
+    2-D convolutions and their sum.
+  }];
+  let dependentDialects = ["::mlir::stablehlo::StableHLODialect"];
+}
+
 def SplitLongSums : Pass<"stablehlo-split-long-sums", "ModuleOp"> {
   let summary = "Sum long float reductions in blocks, then the blocks' sums";
   let description = [{
