@@ -10,9 +10,8 @@
 // convolutions of bf16 operands accumulate in f32 and are rounded the same
 // way: converted to f32, the accumulation is read unrounded (a bf16 layer's
 // weight gradient converted for its f32 master weights). Mixed-precision
-// models read
-// their bf16 activations back as f32 for norms and losses, where this is the
-// difference between agreeing with jax.jit bit for bit and not.
+// models read their bf16 activations back as f32 for norms and losses, where
+// this is the difference between agreeing with jax.jit bit for bit and not.
 //
 //===----------------------------------------------------------------------===//
 
