@@ -41,6 +41,7 @@ namespace {
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"
+    "stablehlo-unroll-short-loops,stablehlo-fold-integer-constants,"
     "stablehlo-decompose-fft{library-points=64},stablehlo-lower-complex,"
     "stablehlo-tree-reduce-half-floats,stablehlo-split-long-sums,"
     "stablehlo-split-dilated-convolutions,stablehlo-fold-convolution-depth,"

@@ -10,6 +10,7 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 import tvm
 from jax import lax
 from tvm.script import tirx as T
@@ -60,7 +61,7 @@ def test_what_every_iteration_shares_is_computed_before_the_loop():
             w = layers[1]
             return jnp.tanh(v @ w) @ emb.T @ emb * 0.01 + i
 
-        return lax.fori_loop(0, 8, body, x)
+        return lax.fori_loop(0, 12, body, x)
 
     emb, layers, x = random_args([((48, 32), "float32"), ((2, 32, 32), "float32"), ((32,), "float32")])
     mod, outcome = _lowered(f, emb, layers, x)
@@ -78,7 +79,7 @@ def test_a_loop_of_heavy_kernels_stays_in_the_vm_and_a_light_one_does_not():
     is a loop kernel."""
 
     def f(x):
-        return lax.fori_loop(0, 4, lambda i, c: jnp.sin(c) * 0.5 + jnp.cos(c[::-1]) * 0.25, x)
+        return lax.fori_loop(0, 12, lambda i, c: jnp.sin(c) * 0.5 + jnp.cos(c[::-1]) * 0.25, x)
 
     (big,) = random_args([((512, 512), "float32")])
     mod, outcome = _lowered(f, big)
@@ -153,10 +154,10 @@ def test_a_recurrent_loop_of_small_matmuls_is_one_kernel():
 def test_nested_loops_and_branches_become_one_kernel():
     def f(x):
         def outer(i, c):
-            inner = lax.fori_loop(0, 3, lambda j, d: d + jnp.cos(d) * j, c)
+            inner = lax.fori_loop(0, 9, lambda j, d: d + jnp.cos(d) * j, c)
             return lax.cond(i % 2 == 0, lambda: inner * 0.5, lambda: inner - 1.0)
 
-        return lax.fori_loop(0, 7, outer, x)
+        return lax.fori_loop(0, 9, outer, x)
 
     (x,) = random_args([((5,), "float64")])
     mod, outcome = _lowered(f, x)
@@ -170,7 +171,7 @@ def test_carried_values_that_swap_places():
     # Each iteration's results read the other carried value: copied back
     # through a temporary, not over a value still to be read.
     def f(a, b):
-        return lax.fori_loop(0, 5, lambda i, c: (c[1], c[0] * 2.0 + 1.0, c[1]), (a, b, a))
+        return lax.fori_loop(0, 10, lambda i, c: (c[1], c[0] * 2.0 + 1.0, c[1]), (a, b, a))
 
     a, b = random_args([((4,), "float32"), ((4,), "float32")])
     assert_matches_jax(f, a, b)
@@ -216,7 +217,7 @@ def test_a_loop_that_stays_recursive_says_why():
     from stablehlo_tvm.cpu.loops import loops_as_kernels
 
     def f(x):
-        return lax.fori_loop(0, 4, lambda i, c: c + 1.0, x)
+        return lax.fori_loop(0, 10, lambda i, c: c + 1.0, x)
 
     (x,) = random_args([((3,), "float32")])
     mod = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(x))
@@ -351,7 +352,7 @@ def test_carried_values_the_caller_never_reads_are_allocated_by_the_kernel():
             return (a * 0.5 + b, b + d * 0.1, d - e, e * 0.9, g + a, h * k, k + 1.0, m + a.sum())
 
         carried = (x, x + 1, x * 2, x - 1, x * 0.5, x + 3, x * 0.1, x.sum())
-        return lax.fori_loop(0, 5, body, carried)[4]
+        return lax.fori_loop(0, 10, body, carried)[4]
 
     (x,) = random_args([((160, 128), "float32")])
     mod, outcome = _lowered(f, x)
@@ -369,7 +370,7 @@ def test_outputs_the_caller_returns_stay_outputs():
     # The loop's two values returned as they are stay outputs; only its
     # counter, which nobody reads, is the kernel's own.
     def f(x):
-        return lax.fori_loop(0, 5, lambda i, c: (c[0] * 0.5 + c[1], c[1] - 0.1 * c[0]), (x, x * 2))
+        return lax.fori_loop(0, 10, lambda i, c: (c[0] * 0.5 + c[1], c[1] - 0.1 * c[0]), (x, x * 2))
 
     (x,) = random_args([((160, 128), "float32")])
     mod, _ = _lowered(f, x)
@@ -378,3 +379,53 @@ def test_outputs_the_caller_returns_stay_outputs():
     assert len([b for b in func.body.block.alloc_buffers if str(b.name).startswith("carried")]) == 1
     assert len([p for p in func.params if str(p.name).startswith("carried")]) == 2
     assert_matches_jax(f, x)
+
+
+def _stablehlo_loops(fn, *args) -> int:
+    return str(stablehlo_tvm.import_to_tvm_dialect(jax.jit(fn).lower(*args))).count("tvm.while")
+
+
+@pytest.mark.parametrize(
+    "start, stop, step",
+    [(0, 5, 1), (3, 11, 2), (-4, 4, 3), (0, 0, 1), (7, 2, 1), (0, 8, 1)],
+)
+def test_counted_loops_of_few_trips_run_unrolled(start, stop, step):
+    """A fori_loop of at most 8 trips is its body once per trip, the index a
+    constant in each (stablehlo-unroll-short-loops); nine trips keep the loop."""
+
+    def f(x, m):
+        def body(i, c):
+            x, acc = c
+            x = jnp.tanh(x @ m) + i.astype(x.dtype)
+            return x, acc ^ (i * 2654435761 % 1024).astype(jnp.int32)
+
+        return lax.fori_loop(start, stop, body, (x, jnp.int32(0))) if step == 1 else lax.fori_loop(
+            0, len(range(start, stop, step)), lambda k, c: body(start + k * step, c), (x, jnp.int32(0))
+        )
+
+    x, m = random_args([((4, 8), "float32"), ((8, 8), "float32")])
+    assert _stablehlo_loops(f, x, m) == 0
+    assert_matches_jax(f, x, m)
+
+    def nine(x, m):
+        return lax.fori_loop(0, 9, lambda i, x: jnp.tanh(x @ m), x)
+
+    assert _stablehlo_loops(nine, x, m) == 1
+    assert_matches_jax(nine, x, m)
+
+
+def test_shifts_by_constants_in_and_out_of_range_match_jax():
+    def f(x, y):
+        return (
+            x << jnp.uint32(13),
+            x >> jnp.uint32(31),
+            x << jnp.uint32(32),
+            x >> jnp.array([0, 1, 33, 7], jnp.uint32),
+            y >> jnp.int32(5),
+            lax.shift_right_logical(y, jnp.int32(28)),
+            lax.shift_right_arithmetic(y, jnp.int32(40)),
+        )
+
+    x = np.array([1, 0x80000001, 0xFFFFFFFF, 12345], np.uint32)
+    y = np.array([-1, -2**31, 2**31 - 1, 99], np.int32)
+    assert_matches_jax(f, x, y)
