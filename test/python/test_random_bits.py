@@ -59,3 +59,46 @@ def test_rbg_keys_sample_as_jax_does():
     got_uniform, got_normal = stablehlo_tvm.jit(sample)(data)
     np.testing.assert_array_equal(np.asarray(got_uniform), np.asarray(want_uniform))  # the bits, scaled exactly
     np.testing.assert_allclose(np.asarray(got_normal), np.asarray(want_normal), rtol=1e-13)  # through erf_inv
+
+
+def _has_while(fn, *args) -> bool:
+    module = stablehlo_tvm.import_to_tvm_dialect(jax.jit(fn).lower(*args))
+    return "tvm.while" in str(module) or "stablehlo.while" in str(module)
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (128, 128), (128, 512), (3, 1000)])
+def test_threefry_draws_are_unrolled_and_bit_exact(shape):
+    """jax.random's threefry hash is a fori_loop of 5 trips; unrolled
+    (stablehlo-unroll-short-loops) with its rotation amounts folded to
+    constants (stablehlo-fold-integer-constants), its shifts need no range
+    test. The bits, uniforms and Bernoulli draws stay bit for bit XLA's;
+    the normals go through erf_inv, within its few ULP."""
+
+    def f(key):
+        k1, k2, k3 = jax.random.split(key, 3)
+        return (
+            jax.random.bits(k1, shape),
+            jax.random.uniform(k2, shape),
+            jax.random.bernoulli(k3, 0.3, shape),
+            jax.random.normal(jax.random.fold_in(key, 7), shape, dtype=jnp.float32),
+        )
+
+    key = jax.random.PRNGKey(1234)
+    assert not _has_while(f, key)
+    want = jax.jit(f)(key)
+    got = stablehlo_tvm.jit(f)(key)
+    for g, w in zip(got[:3], want[:3]):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    np.testing.assert_allclose(np.asarray(got[3]), np.asarray(want[3]), rtol=1e-5, atol=1e-6)
+
+
+def test_large_draws_keep_the_hash_loop_and_stay_bit_exact():
+    """Carried tensors above 65,536 elements keep the loop (unrolled, the
+    fused trips' whole-array intermediates leave the cache)."""
+
+    def f(key):
+        return jax.random.uniform(key, (512, 257))
+
+    key = jax.random.PRNGKey(5)
+    assert _has_while(f, key)
+    np.testing.assert_array_equal(np.asarray(stablehlo_tvm.jit(f)(key)), np.asarray(jax.jit(f)(key)))

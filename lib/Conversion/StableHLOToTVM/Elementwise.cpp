@@ -12,6 +12,7 @@
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
 #include "stablehlo-tvm/Dialect/TVM/IR/TVM.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
 namespace mlir::stablehlo_tvm {
@@ -153,9 +154,26 @@ struct ClampConversion : TVMTypedPattern<stablehlo::ClampOp> {
   }
 };
 
+/// Whether `amount` (converted) is a constant, or a reshaped or broadcast
+/// one, whose every value, read unsigned, is below `width`: a shift the
+/// hardware does as specified.
+bool isShiftInRange(Value amount, unsigned width) {
+  while (Operation *op = amount.getDefiningOp()) {
+    if (!isa<tvm::BroadcastToOp, tvm::ReshapeOp>(op))
+      break;
+    amount = op->getOperand(0);
+  }
+  DenseIntElementsAttr values;
+  if (!matchPattern(amount, m_Constant(&values)))
+    return false;
+  return llvm::all_of(values.getValues<APInt>(),
+                      [&](const APInt &v) { return v.ult(width); });
+}
+
 /// Shifts by an amount outside [0, bit width) give 0 (left, logical right)
 /// or the sign fill (arithmetic right); the hardware shifts would wrap the
-/// amount instead. Logical shifts of signed integers shift the unsigned bits.
+/// amount instead, so amounts not known to be in range are tested per
+/// element. Logical shifts of signed integers shift the unsigned bits.
 template <typename SrcOp>
 struct ShiftConversion : TVMTypedPattern<SrcOp> {
   using TVMTypedPattern<SrcOp>::TVMTypedPattern;
@@ -181,6 +199,21 @@ struct ShiftConversion : TVMTypedPattern<SrcOp> {
       return splatConstant(rewriter, loc, t,
                            rewriter.getIntegerAttr(t.getElementType(), v), x);
     };
+    if (isShiftInRange(amount, width)) {
+      Value result;
+      if constexpr (std::is_same_v<SrcOp, stablehlo::ShiftLeftOp>) {
+        result = tvm::LeftShiftOp::create(rewriter, loc, type, x, amount);
+      } else {
+        RankedTensorType as =
+            std::is_same_v<SrcOp, stablehlo::ShiftRightArithmeticOp> ? signedType
+                                                                     : unsignedType;
+        result = cast(tvm::RightShiftOp::create(rewriter, loc, as, cast(x, as),
+                                                cast(amount, as)),
+                      type);
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     auto boolType = type.clone(rewriter.getI1Type());
     // Named statements: the emitted op order must not depend on the order in
     // which C++ evaluates call arguments.

@@ -266,6 +266,36 @@ func.func @shifts(%x: tensor<4xi32>, %s: tensor<4xi32>) -> (tensor<4xi32>, tenso
 
 // -----
 
+// Amounts that are constants within [0, width), broadcast or not, shift as
+// the hardware does, with no test; a constant amount out of range keeps it.
+// CHECK-LABEL: func @constant_shifts
+func.func @constant_shifts(%x: tensor<4xui32>, %y: tensor<4xi32>) -> (tensor<4xui32>, tensor<4xi32>, tensor<4xi32>, tensor<4xui32>) {
+  // CHECK-NOT: tvm.greater_equal
+  // CHECK: tvm.left_shift %arg0, %{{.*}} : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %c13 = stablehlo.constant dense<13> : tensor<ui32>
+  %b13 = stablehlo.broadcast_in_dim %c13, dims = [] : (tensor<ui32>) -> tensor<4xui32>
+  %0 = stablehlo.shift_left %x, %b13 : tensor<4xui32>
+  // CHECK-NOT: tvm.greater_equal
+  // CHECK: %[[UY:.*]] = tvm.astype %arg1 {dtype = ui32}
+  // CHECK-NOT: tvm.greater_equal
+  // CHECK: %[[R:.*]] = tvm.right_shift %[[UY]], %{{.*}} : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  // CHECK: tvm.astype %[[R]] {dtype = i32}
+  %v = stablehlo.constant dense<[0, 1, 30, 31]> : tensor<4xi32>
+  %1 = stablehlo.shift_right_logical %y, %v : tensor<4xi32>
+  // CHECK-NOT: tvm.greater_equal
+  // CHECK: tvm.right_shift %arg1, %{{.*}} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = stablehlo.shift_right_arithmetic %y, %v : tensor<4xi32>
+  // CHECK-NOT: tvm.left_shift
+  // CHECK: tvm.greater_equal
+  // CHECK: tvm.left_shift
+  // CHECK: tvm.where
+  %c32 = stablehlo.constant dense<32> : tensor<4xui32>
+  %3 = stablehlo.shift_left %x, %c32 : tensor<4xui32>
+  return %0, %1, %2, %3 : tensor<4xui32>, tensor<4xi32>, tensor<4xi32>, tensor<4xui32>
+}
+
+// -----
+
 // CHECK-LABEL: func @square
 // CHECK: tvm.multiply %arg0, %arg0 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
 func.func @square(%x: tensor<3xf32>) -> tensor<3xf32> {
