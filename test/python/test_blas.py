@@ -88,7 +88,7 @@ def test_by_default_products_whose_rows_misfit_the_vector_tiles_go_to_the_blas(n
 
 
 def test_a_recurrent_step_on_the_blas():
-    x, w, u = random_args([((8, 32, 256), "float32"), ((256, 256), "float32"), ((256, 256), "float32")])
+    x, w, u = random_args([((12, 32, 256), "float32"), ((256, 256), "float32"), ((256, 256), "float32")])
 
     def rnn(x, w, u):
         def step(h, xt):

@@ -203,23 +203,24 @@ def test_carried_arrays_are_updated_in_place_on_copies():
     # A scan's stacked output is written one row per iteration in place
     # (stablehlo-update-loop-slices-in-place); the loop starts from copies,
     # so neither the caller's array nor a constant initial value changes,
-    # and calling again gives the same result.
+    # and calling again gives the same result. (Loops of more than 8 trips:
+    # shorter ones are unrolled.)
     import stablehlo_tvm
 
-    x = np.arange(24, dtype=np.float32).reshape(6, 4)
+    x = np.arange(48, dtype=np.float32).reshape(12, 4)
 
     def f(x):
         stacked = lax.scan(lambda h, row: (h + row, h * row), jnp.ones(4, jnp.float32), x)[1]
         row = lambda i: jnp.full((1, 4), i, jnp.float32)  # noqa: E731
-        rewritten = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i), (i, 0)), x)
+        rewritten = lax.fori_loop(0, 12, lambda i, a: lax.dynamic_update_slice(a, row(i), (i, 0)), x)
         # Read by what makes the update: the read runs first, in place too.
-        read = lax.fori_loop(0, 6, lambda i, a: lax.dynamic_update_slice(a, row(i) + a[i], (i, 0)), x)
+        read = lax.fori_loop(0, 12, lambda i, a: lax.dynamic_update_slice(a, row(i) + a[i], (i, 0)), x)
         # Read by something the update does not wait for: not in place.
         def read_apart(i, c):
             a, total = c
-            return lax.dynamic_update_slice(a, row(i), (i, 0)), total + a[(i + 1) % 6]
+            return lax.dynamic_update_slice(a, row(i), (i, 0)), total + a[(i + 1) % 12]
 
-        apart = lax.fori_loop(0, 6, read_apart, (x, jnp.zeros(4, jnp.float32)))
+        apart = lax.fori_loop(0, 12, read_apart, (x, jnp.zeros(4, jnp.float32)))
         return stacked, rewritten, read, *apart
 
     lowered = jax.jit(f).lower(x)
@@ -244,11 +245,11 @@ def test_carried_arrays_scattered_into_are_updated_in_place_on_copies():
 
     def f(x, idx):
         written = lax.fori_loop(0, 40, lambda i, a: a.at[(i * 7) % 40].set(i.astype(jnp.float32)), x)
-        added = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(1.0 + i), x)
+        added = lax.fori_loop(0, 10, lambda i, a: a.at[idx].add(1.0 + i), x)
         # Read by what makes the update: the read runs first, in place too.
-        read = lax.fori_loop(0, 5, lambda i, a: a.at[idx].add(a[0]), x)
+        read = lax.fori_loop(0, 10, lambda i, a: a.at[idx].add(a[0]), x)
         # Read by something the update does not wait for: not in place.
-        apart = lax.fori_loop(0, 5, lambda i, c: (c[0].at[idx].add(1.0), c[1] + c[0][idx]), (x, jnp.zeros(5, jnp.float32)))
+        apart = lax.fori_loop(0, 10, lambda i, c: (c[0].at[idx].add(1.0), c[1] + c[0][idx]), (x, jnp.zeros(5, jnp.float32)))
         return written, added, read, *apart
 
     lowered = jax.jit(f).lower(x, idx)
