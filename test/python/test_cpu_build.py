@@ -518,6 +518,23 @@ def test_float_constants_are_scalars_in_fused_kernels():
     assert_matches_jax(jax.scipy.special.log_ndtr, x, rtol=1e-5, atol=1e-6)
 
 
+def test_computed_scalars_are_scalars_in_fused_kernels():
+    # A uniform draw broadcasts each of the hash's key words (run-time
+    # values) once and reads the broadcast in several rounds: written out,
+    # each was a kernel of its own (`fused_reshape5_broadcast_to3`) writing
+    # the whole array.
+    key = jax.random.PRNGKey(3)
+
+    def draw(key):
+        return jax.random.uniform(key, (256, 512))
+
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(draw).lower(key)), host_target())
+    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    only_broadcasts = [k for k in kernels if re.fullmatch(r"(fused_)?((reshape|broadcast_to)\d*_?)+", k)]
+    assert not only_broadcasts, kernels
+    np.testing.assert_array_equal(np.asarray(stablehlo_tvm.jit(draw)(key)), np.asarray(jax.jit(draw)(key)))
+
+
 def test_masks_are_computed_in_each_kernel_that_reads_them():
     # digamma's formula is longer than one fused function; its comparisons
     # were shared, crossed between functions as boolean tensors, and code

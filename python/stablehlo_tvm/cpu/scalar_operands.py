@@ -1,6 +1,6 @@
-"""ScalarOperands: a constant broadcast to a full tensor, when an element-wise
-operator reads it beside an operand of the full shape, becomes the scalar
-constant itself (Relax's element-wise operators broadcast).
+"""ScalarOperands: a constant or a computed scalar broadcast to a full tensor,
+when an element-wise operator reads it beside an operand of the full shape,
+becomes the scalar itself (Relax's element-wise operators broadcast).
 
 StableHLO spells every scalar operand as a broadcast_in_dim, and CSE merges
 equal ones, so one broadcast feeds several operators. Fusion materialized
@@ -19,6 +19,13 @@ let the simplifier split a guarded divisor `x / select(b == 0, 1, b)` into
 guard was for (and an immediate in the guard's comparisons did as much).
 The shifts' guards, `where(s >= 32, 0, x << s)`, are what integer scalars
 are for: full tensors of 32 and 0 that every round of a Threefry loop read.
+
+A computed rank-0 value broadcast to a full tensor (a key word of the
+Threefry hash, a step size) is read as that value: it is no immediate the
+simplifier could rewrite, and as a broadcast it was a kernel writing the
+whole tensor (CSE shares one broadcast of a key word among all the hash's
+rounds, so it could not fuse into them): fifteen of them, a million
+elements each, were a third of a 1024 x 1024 uniform draw.
 """
 
 from __future__ import annotations
@@ -114,15 +121,19 @@ class _Rewriter(PyExprMutator):
         return relax.Call(call.op, args, call.attrs, call.ty_args, call.span)
 
     def _broadcast_scalar(self, arg, zero_allowed: bool, integers: bool = False):
-        """The one-element float constant `arg` broadcasts (or integer, when
-        `integers`), as a rank-0 constant (a float zero only when
-        `zero_allowed`)."""
+        """The rank-0 value `arg` broadcasts when it is computed (any
+        element type), or the one-element float constant it broadcasts (or
+        integer, when `integers`) as a rank-0 constant (a float zero only
+        when `zero_allowed`)."""
         value = bound_to(self, arg)
         if not is_op(value, "relax.broadcast_to"):
             return None
-        source = bound_to(self, value.args[0])
-        if is_op(source, "relax.reshape"):
-            source = bound_to(self, source.args[0])
+        source = value.args[0]
+        if is_op(bound_to(self, source), "relax.reshape"):
+            source = bound_to(self, source).args[0]
+        if isinstance(source, relax.Var) and _rank(source) == 0:
+            return source
+        source = bound_to(self, source)
         if not isinstance(source, tvm.ir.expr.GenericConst):
             return None
         data = source.value.numpy()
@@ -148,6 +159,11 @@ def _read_by_divisions(func) -> set:
         if binding.var in divided or (isinstance(value.op, tvm.ir.Op) and value.op.name in _DIVIDING):
             divided.update(arg for arg in value.args if isinstance(arg, relax.Var))
     return divided
+
+
+def _rank(expr) -> int | None:
+    ty = expr.ty
+    return len(ty.shape) if isinstance(ty, relax.TensorType) and ty.shape is not None else None
 
 
 def _has_shape(expr, shape) -> bool:
