@@ -19,18 +19,11 @@ namespace {
 
 // A loop runs unrolled when it makes at most this many trips and its
 // copies hold at most this many ops in all: JAX's threefry hash is a
-// fori_loop of 5 trips of ~40 elementwise ops, which unrolled fuse into one
-// kernel (a loop runs each trip's kernels one after another and writes the
-// two state arrays to memory between them).
+// fori_loop of 5 trips of ~40 elementwise ops, which unrolled fuse into a
+// few kernels (a loop runs each trip's kernels one after another and
+// writes the two state arrays to memory between them).
 constexpr int64_t kMaxTrips = 8;
 constexpr int64_t kMaxUnrolledOps = 1024;
-// ... and when its carried tensors are at most this large. The fused
-// trips' intermediates (each value of the hash feeds two others) are
-// computed a vector at a time but kept in whole arrays, which for larger
-// tensors leave the cache: a 1024 x 1024 uniform draw took 9.0 ms
-// unrolled against 7.3 ms as a loop, while a 128 x 128 one took 0.08 ms
-// against 0.13 and a 128 x 512 dropout mask's training step 3.5 against 4.2.
-constexpr int64_t kMaxCarriedElements = 1 << 16;
 
 /// The integer value of a constant scalar, if `value` is one.
 std::optional<APInt> scalarConstant(Value value) {
@@ -121,16 +114,6 @@ std::optional<CountedLoop> countedLoop(stablehlo::WhileOp loop) {
   return counted;
 }
 
-/// Whether every carried value is a static tensor of at most
-/// kMaxCarriedElements elements.
-bool smallCarries(stablehlo::WhileOp loop) {
-  return llvm::all_of(loop->getOperandTypes(), [](Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    return tensor && tensor.hasStaticShape() &&
-           tensor.getNumElements() <= kMaxCarriedElements;
-  });
-}
-
 int64_t opsIn(Region &region) {
   int64_t count = 0;
   region.walk([&](Operation *) { ++count; });
@@ -174,8 +157,6 @@ struct UnrollShortLoopsPass
     SmallVector<stablehlo::WhileOp> loops;
     getOperation().walk([&](stablehlo::WhileOp loop) { loops.push_back(loop); });
     for (stablehlo::WhileOp loop : loops) {
-      if (!smallCarries(loop))
-        continue;
       std::optional<CountedLoop> counted = countedLoop(loop);
       if (!counted)
         continue;
