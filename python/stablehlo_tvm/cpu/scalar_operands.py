@@ -121,8 +121,11 @@ class _Rewriter(PyExprMutator):
         return relax.Call(call.op, args, call.attrs, call.ty_args, call.span)
 
     def _broadcast_scalar(self, arg, zero_allowed: bool, integers: bool = False):
-        """The rank-0 value `arg` broadcasts when it is computed (any
-        element type), or the one-element float constant it broadcasts (or
+        """The rank-0 value `arg` broadcasts when it is computed (not
+        bfloat16: as a scalar operand it changed the rounding of the bf16
+        arithmetic the build legalizes, a third of a bf16 formula's
+        elements off jax.jit's), or the one-element float constant it
+        broadcasts (or
         integer, when `integers`) as a rank-0 constant (a float zero only
         when `zero_allowed`)."""
         value = bound_to(self, arg)
@@ -131,7 +134,7 @@ class _Rewriter(PyExprMutator):
         source = value.args[0]
         if is_op(bound_to(self, source), "relax.reshape"):
             source = bound_to(self, source).args[0]
-        if isinstance(source, relax.Var) and _rank(source) == 0:
+        if isinstance(source, relax.Var) and _rank(source) == 0 and source.ty.dtype != "bfloat16":
             return source
         source = bound_to(self, source)
         if not isinstance(source, tvm.ir.expr.GenericConst):
