@@ -1875,6 +1875,67 @@ def flax_conv3d_gradient():
     return step, (params, clips)
 
 
+def flax_dropout_mlp_train_step():
+    """A Flax MLP with two dropout layers (masks of 128 x 512 drawn with the
+    threefry hash every step), one SGD step."""
+    import flax.linen as nn
+    import jax
+    import optax
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x, train):
+            for _ in range(2):
+                x = nn.Dropout(0.3, deterministic=not train)(nn.relu(nn.Dense(512)(x)))
+            return nn.Dense(10)(x)
+
+    model = MLP()
+    x = _rng().standard_normal((128, 256)).astype(np.float32)
+    y = _rng(1).integers(0, 10, 128).astype(np.int32)
+    params = model.init(jax.random.PRNGKey(0), x, False)
+    tx = optax.sgd(0.1)
+    state = tx.init(params)
+
+    def step(params, state, x, y, key):
+        def loss(p):
+            logits = model.apply(p, x, True, rngs={"dropout": key})
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, state = tx.update(grads, state)
+        return optax.apply_updates(params, updates), state, value
+
+    return step, (params, state, x, y, jax.random.PRNGKey(3))
+
+
+def ising_metropolis():
+    """20 checkerboard Metropolis sweeps of a 128 x 128 Ising model: each
+    half-sweep draws a uniform per site (jax.random in a fori_loop)."""
+    import jax
+    import jax.numpy as jnp
+
+    size = 128
+
+    def sweeps(key, spins, beta):
+        rows, cols = jnp.meshgrid(jnp.arange(size), jnp.arange(size), indexing="ij")
+
+        def half(spins, key, parity):
+            neighbours = sum(jnp.roll(spins, s, a) for s in (1, -1) for a in (0, 1))
+            accept = jax.random.uniform(key, spins.shape) < jnp.exp(-2.0 * beta * spins * neighbours)
+            return jnp.where(((rows + cols) % 2 == parity) & accept, -spins, spins)
+
+        def body(i, carry):
+            spins, key = carry
+            key, k0, k1 = jax.random.split(key, 3)
+            return half(half(spins, k0, 0), k1, 1), key
+
+        spins, _ = jax.lax.fori_loop(0, 20, body, (spins, key))
+        return spins, jnp.mean(spins)
+
+    spins = np.where(_rng().uniform(size=(size, size)) < 0.5, -1.0, 1.0).astype(np.float32)
+    return sweeps, (jax.random.PRNGKey(0), spins, np.float32(0.44))
+
+
 CASES = [
     Case("flax_resnet", "model", flax_linen_resnet),
     Case("flax_nnx_cnn", "model", flax_nnx_cnn),
@@ -1954,4 +2015,6 @@ CASES = [
     Case("jraph_gcn_large", "model", jraph_gcn_large),
     Case("haiku_lstm_language_model_step", "training", haiku_lstm_language_model_step, loops=True),
     Case("flax_conv3d_gradient", "training", flax_conv3d_gradient),
+    Case("flax_dropout_mlp_train_step", "training", flax_dropout_mlp_train_step),
+    Case("ising_metropolis", "simulation", ising_metropolis, loops=True),
 ]
