@@ -33,15 +33,18 @@ namespace {
 // entry, no composites, no quantized, small-float or sub-byte types).
 // Simplification runs again after inlining: JAX's private helpers hide
 // what it normalizes (a select of one value behind @_where, then x - x).
+// Short loops are unrolled before effects are exposed: a jax.debug.print
+// in an unrolled loop is then one in the function's body.
 #define STABLEHLO_TVM_PREPARE_PASSES                                           \
   "stablehlo-drop-sharding,stablehlo-lower-quantized,"                          \
   "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
-  "stablehlo-widen-bf16-results,stablehlo-simplify,stablehlo-expose-effects"
+  "stablehlo-widen-bf16-results,stablehlo-simplify,"                          \
+  "stablehlo-unroll-short-loops,stablehlo-fold-integer-constants,"             \
+  "stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =
     STABLEHLO_TVM_PREPARE_PASSES ",stablehlo-refine-shapes,"
-    "stablehlo-unroll-short-loops,stablehlo-fold-integer-constants,"
     "stablehlo-decompose-fft{library-points=64},stablehlo-lower-complex,"
     "stablehlo-tree-reduce-half-floats,stablehlo-split-long-sums,"
     "stablehlo-split-dilated-convolutions,stablehlo-fold-convolution-depth,"

@@ -125,9 +125,19 @@ def test_debug_print_and_callback_run(capsys):
     assert seen == [2.0]
 
 
-def test_debug_print_inside_a_loop_is_reported_with_its_reason():
+def test_debug_print_inside_a_short_loop_prints_every_trip(capsys):
+    # A counted loop of up to 8 trips is unrolled before effects are
+    # exposed: its prints are prints of the function's body, in order.
     def program(x):
         return jax.lax.fori_loop(0, 3, lambda i, v: (jax.debug.print("i {i}", i=i), v + 1)[1], x)
+
+    assert float(stablehlo_tvm.jit(program)(np.float32(2))) == 5.0
+    assert capsys.readouterr().out.split() == ["i", "0", "i", "1", "i", "2"]
+
+
+def test_debug_print_inside_a_loop_is_reported_with_its_reason():
+    def program(x):
+        return jax.lax.fori_loop(0, 9, lambda i, v: (jax.debug.print("i {i}", i=i), v + 1)[1], x)
 
     with pytest.raises(stablehlo_tvm.MLIRError, match="a callback without results, such as jax.debug.print, inside a loop"):
         stablehlo_tvm.jit(program)(np.float32(2))
