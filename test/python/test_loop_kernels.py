@@ -429,3 +429,21 @@ def test_shifts_by_constants_in_and_out_of_range_match_jax():
     x = np.array([1, 0x80000001, 0xFFFFFFFF, 12345], np.uint32)
     y = np.array([-1, -2**31, 2**31 - 1, 99], np.int32)
     assert_matches_jax(f, x, y)
+
+
+def test_an_unrolled_loop_returns_its_final_counter():
+    # lax.while_loop with the counter among its results: after unrolling,
+    # the counter's last step is what the loop returned.
+    def f(x):
+        def cond(c):
+            return c[0] < 7
+
+        def body(c):
+            i, v = c
+            return i + 3, v * 1.5 + i.astype(v.dtype)
+
+        return lax.while_loop(cond, body, (jnp.int32(-2), x))
+
+    (x,) = random_args([((6,), "float32")])
+    assert _stablehlo_loops(f, x) == 0
+    assert_matches_jax(f, x)
