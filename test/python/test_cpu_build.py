@@ -655,21 +655,24 @@ def test_vector_times_matrix_accumulates_along_the_rows(dtype):
 
 
 def test_integer_constants_are_scalars_where_compared_or_chosen():
-    # The import guards shifts as where(s >= 32, 0, x << s): the 32 and the
-    # 0 were full tensors of constants, materialized once and read by every
-    # round of a Threefry loop (jax.random). Compared or chosen they are
-    # scalars now; a choice that a division reads keeps them (the
-    # simplifier splits x / select(b == 0, 1, b) around an immediate 1 and
-    # divides by zero), and such divisions still never trap.
-    key = jax.random.PRNGKey(7)
+    # The import guards a shift by an amount it does not know to be in
+    # range as where(s >= 32, 0, x << s): the 32 and the 0 were full tensors
+    # of constants, materialized once and read by every shift (the rounds
+    # of a Threefry loop, before its amounts were constants). Compared or
+    # chosen they are scalars now; a choice that a division reads keeps
+    # them (the simplifier splits x / select(b == 0, 1, b) around an
+    # immediate 1 and divides by zero), and such divisions still never trap.
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 2**32, (64, 512), dtype=np.uint32)
+    s = rng.integers(0, 40, (64, 512), dtype=np.uint32)
 
-    def bits(key):
-        return jax.random.bits(key, (64, 512))
+    def rotate(x, s):
+        return (x << s) | (x >> (jnp.uint32(32) - s)), x >> s
 
-    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(bits).lower(key)), host_target())
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(rotate).lower(x, s)), host_target())
     kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
     assert not [k for k in kernels if k.startswith("broadcast_to")], kernels
-    assert_matches_jax(bits, key, rtol=0, atol=0)
+    assert_matches_jax(rotate, x, s, rtol=0, atol=0)
 
     def divide(x, y):
         return x // y, x % y, jnp.right_shift(x, y), jnp.left_shift(x, y)
