@@ -527,12 +527,17 @@ def test_transposes_run_in_tiles():
     assert_matches_jax(lambda c: (jnp.swapaxes(c, 1, 2), jnp.swapaxes(c, 0, 1)), c)
 
 
+def _fused_kernel_names(fn, *args) -> list[str]:
+    """The names of the kernels fusion makes of jax.jit(fn) on `args`."""
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(fn).lower(*args)), host_target())
+    return [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+
+
 def test_float_constants_are_scalars_in_fused_kernels():
     # log_ndtr reads a dozen constants, each a broadcast feeding several
     # operators: they were kernels of their own, each writing a full array.
     x = np.linspace(-40, 10, 4096, dtype=np.float32)
-    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(jax.scipy.special.log_ndtr).lower(x)), host_target())
-    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    kernels = _fused_kernel_names(jax.scipy.special.log_ndtr, x)
     assert not [k for k in kernels if k.startswith("broadcast_to")], kernels
     assert_matches_jax(jax.scipy.special.log_ndtr, x, rtol=1e-5, atol=1e-6)
 
@@ -547,8 +552,7 @@ def test_computed_scalars_are_scalars_in_fused_kernels():
     def draw(key):
         return jax.random.uniform(key, (256, 512))
 
-    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(draw).lower(key)), host_target())
-    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    kernels = _fused_kernel_names(draw, key)
     only_broadcasts = [k for k in kernels if re.fullmatch(r"(fused_)?((reshape|broadcast_to)\d*_?)+", k)]
     assert not only_broadcasts, kernels
     np.testing.assert_array_equal(np.asarray(stablehlo_tvm.jit(draw)(key)), np.asarray(jax.jit(draw)(key)))
@@ -669,8 +673,7 @@ def test_integer_constants_are_scalars_where_compared_or_chosen():
     def rotate(x, s):
         return (x << s) | (x >> (jnp.uint32(32) - s)), x >> s
 
-    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(rotate).lower(x, s)), host_target())
-    kernels = [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    kernels = _fused_kernel_names(rotate, x, s)
     assert not [k for k in kernels if k.startswith("broadcast_to")], kernels
     assert_matches_jax(rotate, x, s, rtol=0, atol=0)
 
