@@ -114,6 +114,20 @@ std::optional<CountedLoop> countedLoop(stablehlo::WhileOp loop) {
   return counted;
 }
 
+/// Whether `region` updates slices or scattered elements of a tensor: a
+/// scan's stacked outputs. In a loop they are updated in place
+/// (stablehlo-update-loop-slices-in-place); unrolled, each update would
+/// copy the whole tensor.
+bool updatesSlices(Region &region) {
+  return region
+      .walk([](Operation *op) {
+        return isa<stablehlo::DynamicUpdateSliceOp, stablehlo::ScatterOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 int64_t opsIn(Region &region) {
   int64_t count = 0;
   region.walk([&](Operation *) { ++count; });
@@ -161,7 +175,8 @@ struct UnrollShortLoopsPass
       if (!counted)
         continue;
       int64_t trips = counted->values.size();
-      if (trips * opsIn(loop.getBody()) > kMaxUnrolledOps)
+      if (trips * opsIn(loop.getBody()) > kMaxUnrolledOps ||
+          updatesSlices(loop.getBody()))
         continue;
       unroll(loop, *counted);
     }

@@ -83,9 +83,10 @@ func.func @no_trip(%x: tensor<f32>) -> tensor<f32> {
 
 // Kept as loops: nine trips; a bound that is not a constant; a condition
 // that does more than compare; a counter the body does not step by a
-// constant. A loop over a large tensor is unrolled as any other.
+// constant; a body updating a slice (a scan's stacked output, updated in
+// place in a loop). A loop over a large tensor is unrolled as any other.
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-4: stablehlo.while
+// CHECK-COUNT-5: stablehlo.while
 // CHECK-NOT: stablehlo.while
 // CHECK-COUNT-2: stablehlo.sine %{{.*}} : tensor<256x257xf32>
 func.func @kept(%x: tensor<f32>, %n: tensor<i32>, %big: tensor<256x257xf32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<256x257xf32>) {
@@ -135,7 +136,20 @@ func.func @kept(%x: tensor<f32>, %n: tensor<i32>, %big: tensor<256x257xf32>) -> 
     %j = stablehlo.add %i, %i : tensor<i32>
     stablehlo.return %j, %y : tensor<i32>, tensor<f32>
   }
-  %e:2 = stablehlo.while(%i = %c0, %v = %big) : tensor<i32>, tensor<256x257xf32>
+  %f:2 = stablehlo.while(%i = %c0, %v = %big) : tensor<i32>, tensor<256x257xf32>
+  cond {
+    %c2 = stablehlo.constant dense<2> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %c2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %row = stablehlo.constant dense<1.0> : tensor<1x257xf32>
+    %zero = stablehlo.constant dense<0> : tensor<i32>
+    %u = stablehlo.dynamic_update_slice %v, %row, %i, %zero : (tensor<256x257xf32>, tensor<1x257xf32>, tensor<i32>, tensor<i32>) -> tensor<256x257xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    stablehlo.return %j, %u : tensor<i32>, tensor<256x257xf32>
+  }
+  %e:2 = stablehlo.while(%i = %c0, %v = %f#1) : tensor<i32>, tensor<256x257xf32>
   cond {
     %c2 = stablehlo.constant dense<2> : tensor<i32>
     %p = stablehlo.compare LT, %i, %c2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>

@@ -491,9 +491,12 @@ def UnrollShortLoops : Pass<"stablehlo-unroll-short-loops", "ModuleOp"> {
   let description = [{
     A `stablehlo.while` counted by one carried integer (the condition only
     compares it with a constant; it starts at a constant; the body adds a
-    constant to it) whose trips are at most 8 and whose copies hold at
-    most 1024 ops is replaced by its body once per trip, the counter a
-    constant in each copy and the carried values threaded through. JAX's
+    constant to it) whose trips are at most 8, whose copies hold at most
+    1024 ops and whose body updates no slices (`dynamic_update_slice`,
+    `scatter`: a scan's stacked outputs, which a loop updates in place and
+    copies would copy whole) is replaced by its body once per trip, the
+    counter a constant in each copy and the carried values threaded
+    through. JAX's
     threefry hash (every `jax.random` draw with the default implementation)
     is a `fori_loop` of 5 trips of elementwise integer ops: unrolled, its
     trips fuse into a few kernels, where the loop ran each trip's kernels in
