@@ -99,10 +99,8 @@ struct FoldDepth : OpRewritePattern<stablehlo::ConvolutionOp> {
       lows[depthDim] = low;
       highs[depthDim] = high;
       shape[depthDim] += low + high;
-      auto scalar = RankedTensorType::get({}, element);
-      Value zero = stablehlo::ConstantOp::create(
-          rewriter, loc, scalar,
-          cast<ElementsAttr>(rewriter.getZeroAttr(scalar)));
+      Value zero =
+          stablehlo::ConstantOp::createZeroScalar(rewriter, loc, element);
       lhs = stablehlo::PadOp::create(rewriter, loc, lhsType.clone(shape), lhs,
                                      zero, rewriter.getDenseI64ArrayAttr(lows),
                                      rewriter.getDenseI64ArrayAttr(highs),

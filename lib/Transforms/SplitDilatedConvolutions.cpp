@@ -125,10 +125,8 @@ struct SplitDilatedConvolution : OpRewritePattern<stablehlo::ConvolutionOp> {
       Value phase;
       if (llvm::any_of(ps, [](const Phase &p) { return p.taps == 0; })) {
         // No tap of this residue class: the phase's outputs are zeros.
-        auto scalar = RankedTensorType::get({}, type.getElementType());
-        Value zero = stablehlo::ConstantOp::create(
-            rewriter, loc, scalar,
-            cast<ElementsAttr>(rewriter.getZeroAttr(scalar)));
+        Value zero = stablehlo::ConstantOp::createZeroScalar(
+            rewriter, loc, type.getElementType());
         phase = stablehlo::BroadcastInDimOp::create(
             rewriter, loc, phaseType, zero, rewriter.getDenseI64ArrayAttr({}));
       } else {

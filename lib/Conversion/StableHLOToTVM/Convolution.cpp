@@ -187,10 +187,8 @@ struct ConvolutionConversion : TVMTypedPattern<stablehlo::ConvolutionOp> {
         shape.push_back(low[i] + high[i] + size +
                         std::max<int64_t>(size - 1, 0) * (lhsDilation[i] - 1));
       }
-      auto scalarType = RankedTensorType::get({}, lhsType.getElementType());
-      Value zero = stablehlo::ConstantOp::create(
-          rewriter, loc, scalarType,
-          cast<ElementsAttr>(rewriter.getZeroAttr(scalarType)));
+      Value zero = stablehlo::ConstantOp::createZeroScalar(
+          rewriter, loc, lhsType.getElementType());
       lhs = stablehlo::PadOp::create(rewriter, loc, lhsType.clone(shape), lhs,
                                      zero, rewriter.getDenseI64ArrayAttr(padLow),
                                      rewriter.getDenseI64ArrayAttr(padHigh),

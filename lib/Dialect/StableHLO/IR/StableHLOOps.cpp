@@ -215,6 +215,13 @@ LogicalResult ConstantOp::verify() {
   return success();
 }
 
+ConstantOp ConstantOp::createZeroScalar(OpBuilder &builder, Location loc,
+                                        Type elementType) {
+  auto type = RankedTensorType::get({}, elementType);
+  return ConstantOp::create(builder, loc, type,
+                            cast<ElementsAttr>(builder.getZeroAttr(type)));
+}
+
 OpFoldResult ConstantOp::fold(FoldAdaptor) {
   if (getValue().getType() != getType())
     return {};

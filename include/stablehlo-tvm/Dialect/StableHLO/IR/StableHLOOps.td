@@ -346,6 +346,10 @@ def StableHLO_ConstantOp : StableHLO_Op<"constant",
   let extraClassDeclaration = [{
     static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
                                         ::mlir::TypeRange actual);
+    /// A rank-0 zero of `elementType` (a pad value, a broadcast zero).
+    static ConstantOp createZeroScalar(::mlir::OpBuilder &builder,
+                                       ::mlir::Location loc,
+                                       ::mlir::Type elementType);
   }];
 }
 
