@@ -40,7 +40,7 @@ namespace {
   "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
   "stablehlo-widen-bf16-results,stablehlo-simplify,"                          \
-  "stablehlo-unroll-short-loops,stablehlo-fold-integer-constants,"             \
+  "stablehlo-unroll-short-loops,stablehlo-fold-small-constants,"             \
   "stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;
 constexpr const char *kImportPasses =

@@ -70,7 +70,7 @@ def _has_while(fn, *args) -> bool:
 def test_threefry_draws_are_unrolled_and_bit_exact(shape):
     """jax.random's threefry hash is a fori_loop of 5 trips; unrolled
     (stablehlo-unroll-short-loops) with its rotation amounts folded to
-    constants (stablehlo-fold-integer-constants), its shifts need no range
+    constants (stablehlo-fold-small-constants), its shifts need no range
     test. The bits, uniforms and Bernoulli draws stay bit for bit XLA's;
     the normals go through erf_inv, within its few ULP."""
 

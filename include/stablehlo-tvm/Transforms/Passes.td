@@ -518,19 +518,22 @@ def UnrollShortLoops : Pass<"stablehlo-unroll-short-loops", "ModuleOp"> {
   }];
 }
 
-def FoldIntegerConstants : Pass<"stablehlo-fold-integer-constants",
-                                 "ModuleOp"> {
-  let summary = "Compute small integer ops on constants at import time";
+def FoldSmallConstants : Pass<"stablehlo-fold-small-constants",
+                               "ModuleOp"> {
+  let summary = "Compute small ops on constants at import time";
   let description = [{
-    An op whose operands are integer constants (not i1) of at most 16
-    elements, whose result has at most 16 elements, and which is one of
-    `reshape`, `slice`, `convert` between integer types, `broadcast_in_dim`
-    of a scalar, `add`, `subtract`, `multiply`, `and`, `or` or `xor`,
-    becomes the constant it computes (wrapping as the op does). These are
-    index and shift-amount computations: an unrolled threefry hash's
-    rotation amounts are slices of constant vectors, and as constants its
-    shifts need no out-of-range test (see the shift conversions). Folded
-    ops left without uses are erased.
+    An op whose result has at most 16 elements and whose operands are
+    constants becomes the constant it computes when it is `reshape`,
+    `slice` (of a constant of up to 4096 elements) or `broadcast_in_dim` of
+    one element, of any integer or float type, or, on integers (not i1) of
+    at most 16 elements, `convert` between integer types, `add`,
+    `subtract`, `multiply`, `and`, `or` or `xor` (wrapping as the op does).
+    These are coefficients and index or shift-amount computations: a
+    polynomial's coefficients sliced one by one out of a constant table
+    (jax.scipy.special's ndtri, zeta, polygamma) would otherwise be
+    computed and allocated on every call, and an unrolled threefry hash's
+    rotation amounts as constants need no out-of-range test (see the shift
+    conversions). Folded ops left without uses are erased.
 
     ```mlir
     %c = stablehlo.constant dense<[13, 15, 26, 6]> : tensor<4xui32>

@@ -1,4 +1,4 @@
-// RUN: stablehlo-to-tvm %s --stablehlo-fold-integer-constants --split-input-file | FileCheck %s
+// RUN: stablehlo-to-tvm %s --stablehlo-fold-small-constants --split-input-file | FileCheck %s
 
 // A rotation amount sliced out of a constant vector, and 32 minus it, as
 // an unrolled threefry hash computes them.
@@ -43,6 +43,30 @@ func.func @wrapping() -> (tensor<i32>, tensor<i64>, tensor<i64>, tensor<4xi32>, 
   %b = stablehlo.constant dense<[4, 4]> : tensor<2xui8>
   %x = stablehlo.xor %a, %b : tensor<2xui8>
   func.return %sum, %s, %z, %flat, %x : tensor<i32>, tensor<i64>, tensor<i64>, tensor<4xi32>, tensor<2xui8>
+}
+
+// -----
+
+// A polynomial's coefficients sliced one by one out of a float table (as
+// jax.scipy.special's ndtri evaluates its polynomials) and broadcast to a
+// small shape; a bf16 table of more than 16 elements, sliced.
+// CHECK-LABEL: func.func @coefficients
+// CHECK-DAG: %[[A:.*]] = stablehlo.constant dense<2.500000e-01> : tensor<f32>
+// CHECK-DAG: %[[B:.*]] = stablehlo.constant dense<-3.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[C:.*]] = stablehlo.constant dense<[2.000000e+00, 4.000000e+00]> : tensor<2xbf16>
+// CHECK-NOT: stablehlo.slice
+// CHECK-NOT: stablehlo.reshape
+// CHECK-NOT: stablehlo.broadcast_in_dim
+// CHECK: return %[[A]], %[[B]], %[[C]]
+func.func @coefficients() -> (tensor<f32>, tensor<2xf32>, tensor<2xbf16>) {
+  %c = stablehlo.constant dense<[1.0, 0.25, -3.0]> : tensor<3xf32>
+  %s = stablehlo.slice %c [1:2] : (tensor<3xf32>) -> tensor<1xf32>
+  %r = stablehlo.reshape %s : (tensor<1xf32>) -> tensor<f32>
+  %t = stablehlo.slice %c [2:3] : (tensor<3xf32>) -> tensor<1xf32>
+  %b = stablehlo.broadcast_in_dim %t, dims = [0] : (tensor<1xf32>) -> tensor<2xf32>
+  %k = stablehlo.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0]> : tensor<20xbf16>
+  %e = stablehlo.slice %k [2:6:2] : (tensor<20xbf16>) -> tensor<2xbf16>
+  func.return %r, %b, %e : tensor<f32>, tensor<2xf32>, tensor<2xbf16>
 }
 
 // -----
