@@ -557,6 +557,63 @@ struct ConstantsIntoBodies : RewritePattern {
   }
 };
 
+/// clamp on complex numbers or i1 as maximum then minimum, scalar bounds
+/// broadcast: the spec defines clamp as that composition, and maximum and
+/// minimum are defined there (lexicographic on complex; or and and on i1),
+/// where the conversion's clamp compares numbers.
+struct ClampAsExtrema : OpRewritePattern<stablehlo::ClampOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::ClampOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    if (!isStatic(type) || !(isa<ComplexType>(element) || element.isInteger(1)))
+      return failure();
+    Location loc = op.getLoc();
+    auto full = [&](Value bound) -> Value {
+      if (bound.getType() == type)
+        return bound;
+      return stablehlo::BroadcastInDimOp::create(rewriter, loc, type, bound,
+                                                 rewriter.getDenseI64ArrayAttr({}));
+    };
+    Value atLeast = stablehlo::MaxOp::create(rewriter, loc, op.getOperand(), full(op.getMin()));
+    rewriter.replaceOpWithNewOp<stablehlo::MinOp>(op, atLeast, full(op.getMax()));
+    return success();
+  }
+};
+
+/// dot_general on i1 (an or of ands) as an i32 dot_general of the operands
+/// converted, compared with 0: a contraction counts its true products.
+struct BooleanDotGeneral : OpRewritePattern<stablehlo::DotGeneralOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::DotGeneralOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!type.getElementType().isInteger(1) || !isStatic(type))
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    auto widened = [&](Value value) -> Value {
+      auto valueType = cast<RankedTensorType>(value.getType());
+      return stablehlo::ConvertOp::create(rewriter, loc, valueType.clone(i32), value);
+    };
+    Value count = stablehlo::DotGeneralOp::create(
+        rewriter, loc, type.clone(i32), widened(op.getLhs()), widened(op.getRhs()),
+        op.getDotDimensionNumbersAttr(), op.getPrecisionConfigAttr(),
+        op.getAlgorithmAttr());
+    Value zero = stablehlo::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(RankedTensorType::get({}, i32), APInt(32, 0)));
+    Value zeros = stablehlo::BroadcastInDimOp::create(
+        rewriter, loc, type.clone(i32), zero, rewriter.getDenseI64ArrayAttr({}));
+    rewriter.replaceOpWithNewOp<stablehlo::CompareOp>(
+        op, type, count, zeros,
+        stablehlo::ComparisonDirectionAttr::get(rewriter.getContext(),
+                                                stablehlo::ComparisonDirection::NE),
+        stablehlo::ComparisonTypeAttr{});
+    return success();
+  }
+};
+
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -567,7 +624,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
                  DivisionByConstant,
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
-                 ConstantsIntoBodies>(
+                 ConstantsIntoBodies, ClampAsExtrema, BooleanDotGeneral>(
         &getContext());
     if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();

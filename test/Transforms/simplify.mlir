@@ -281,3 +281,36 @@ func.func @division_by_constant(%x: tensor<4xf32>, %y: tensor<3x2xf32>, %z: tens
   %e = stablehlo.divide %x, %x : tensor<4xf32>
   return %a, %b, %c, %d, %e : tensor<4xf32>, tensor<3x2xf32>, tensor<4xbf16>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// clamp on complex numbers and on i1 is maximum then minimum (scalar bounds
+// broadcast), which are defined there; the conversion's clamp compares
+// numbers.
+// CHECK-LABEL: func @clamp_as_extrema
+// CHECK: %[[LO:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<complex<f32>>) -> tensor<3xcomplex<f32>>
+// CHECK: %[[UP:.*]] = stablehlo.maximum %arg0, %[[LO]] : tensor<3xcomplex<f32>>
+// CHECK: %[[C:.*]] = stablehlo.minimum %[[UP]], %arg2 : tensor<3xcomplex<f32>>
+// CHECK: %[[B:.*]] = stablehlo.maximum %arg3, %arg4 : tensor<2xi1>
+// CHECK: stablehlo.minimum %[[B]], %arg4 : tensor<2xi1>
+// CHECK: stablehlo.clamp %arg5, %arg5, %arg5 : tensor<f32>
+func.func @clamp_as_extrema(%x: tensor<3xcomplex<f32>>, %lo: tensor<complex<f32>>, %hi: tensor<3xcomplex<f32>>, %p: tensor<2xi1>, %q: tensor<2xi1>, %f: tensor<f32>) -> (tensor<3xcomplex<f32>>, tensor<2xi1>, tensor<f32>) {
+  %c = stablehlo.clamp %lo, %x, %hi : (tensor<complex<f32>>, tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
+  %b = stablehlo.clamp %q, %p, %q : tensor<2xi1>
+  %r = stablehlo.clamp %f, %f, %f : tensor<f32>
+  return %c, %b, %r : tensor<3xcomplex<f32>>, tensor<2xi1>, tensor<f32>
+}
+
+// -----
+
+// dot_general on i1 counts the true products in i32 and compares with 0.
+// CHECK-LABEL: func @boolean_dot_general
+// CHECK-DAG: %[[L:.*]] = stablehlo.convert %arg0 : (tensor<2x3xi1>) -> tensor<2x3xi32>
+// CHECK-DAG: %[[R:.*]] = stablehlo.convert %arg1 : (tensor<3x4xi1>) -> tensor<3x4xi32>
+// CHECK: %[[N:.*]] = stablehlo.dot_general %[[L]], %[[R]], contracting_dims = [1] x [0] : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+// CHECK: %[[Z:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [] : (tensor<i32>) -> tensor<2x4xi32>
+// CHECK: stablehlo.compare NE, %[[N]], %[[Z]] : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi1>
+func.func @boolean_dot_general(%a: tensor<2x3xi1>, %b: tensor<3x4xi1>) -> tensor<2x4xi1> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
+  return %r : tensor<2x4xi1>
+}

@@ -149,6 +149,38 @@ def test_dot_general_forms():
     assert_matches_jax(f, a, b, c, d, v, rtol=1e-5, atol=1e-5)
 
 
+def test_boolean_products_and_clamps():
+    # dot_general on i1 is an or of ands; clamp on i1 is and/or of bounds.
+    rng = np.random.default_rng(5)
+    a, b = rng.random((4, 7)) > 0.6, rng.random((7, 3)) > 0.6
+    c, lo, hi = rng.random((4, 7)) > 0.5, rng.random((4, 7)) > 0.5, rng.random((4, 7)) > 0.5
+    a[0] = False  # a row with no true product
+
+    def f(a, b, c, lo, hi):
+        return a @ b, jnp.einsum("ij,ij->i", a, c), jax.lax.clamp(lo, c, hi), jax.lax.clamp(False, c, hi)
+
+    assert_matches_jax(f, a, b, c, lo, hi)
+
+
+def test_complex_clamp_is_maximum_then_minimum():
+    # The spec's clamp is minimum(maximum(x, lo), hi), lexicographic on
+    # complex numbers. (XLA:CPU compares real parts only: it clamps 1+2j
+    # between 0 and 1+1j to 1+2j.)
+    x = np.array([0 + 1j, 1 + 1j, 2 + 0j, 0.5 - 3j, -1 + 5j, 1 + 2j, 1 - 2j], np.complex64)
+    lo = np.complex64(0)
+    hi = np.array([1, 1 - 1j, 1, 1, 1, 1 + 1j, 1 + 1j], np.complex64)
+
+    def lexicographic_max(p, q):
+        return np.where((p.real > q.real) | ((p.real == q.real) & (p.imag > q.imag)), p, q)
+
+    def lexicographic_min(p, q):
+        return np.where((p.real < q.real) | ((p.real == q.real) & (p.imag < q.imag)), p, q)
+
+    got = stablehlo_tvm.jit(jax.lax.clamp)(lo, x, hi)
+    want = lexicographic_min(lexicographic_max(x, np.broadcast_to(lo, x.shape)), hi)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_reductions():
     (x,) = random_args([((4, 5, 6), "float32")])
 
