@@ -582,31 +582,34 @@ struct ClampAsExtrema : OpRewritePattern<stablehlo::ClampOp> {
   }
 };
 
-/// dot_general on i1 (an or of ands) as an i32 dot_general of the operands
-/// converted, compared with 0: a contraction counts its true products.
-struct BooleanDotGeneral : OpRewritePattern<stablehlo::DotGeneralOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(stablehlo::DotGeneralOp op,
+/// dot_general and convolution on i1 (an or of ands) as the same op in i32
+/// on the operands converted, compared with 0: a contraction counts its
+/// true products.
+template <typename Op>
+struct BooleanContraction : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
+    auto type = cast<RankedTensorType>(op.getType());
     if (!type.getElementType().isInteger(1) || !isStatic(type))
       return failure();
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
-    auto widened = [&](Value value) -> Value {
-      auto valueType = cast<RankedTensorType>(value.getType());
-      return stablehlo::ConvertOp::create(rewriter, loc, valueType.clone(i32), value);
-    };
-    Value count = stablehlo::DotGeneralOp::create(
-        rewriter, loc, type.clone(i32), widened(op.getLhs()), widened(op.getRhs()),
-        op.getDotDimensionNumbersAttr(), op.getPrecisionConfigAttr(),
-        op.getAlgorithmAttr());
+    SmallVector<Value> widened;
+    for (Value operand : op->getOperands())
+      widened.push_back(stablehlo::ConvertOp::create(
+          rewriter, loc, cast<RankedTensorType>(operand.getType()).clone(i32), operand));
+    Operation *count = rewriter.clone(*op.getOperation());
+    rewriter.modifyOpInPlace(count, [&] {
+      count->setOperands(widened);
+      count->getResult(0).setType(type.clone(i32));
+    });
     Value zero = stablehlo::ConstantOp::create(
         rewriter, loc, DenseElementsAttr::get(RankedTensorType::get({}, i32), APInt(32, 0)));
     Value zeros = stablehlo::BroadcastInDimOp::create(
         rewriter, loc, type.clone(i32), zero, rewriter.getDenseI64ArrayAttr({}));
     rewriter.replaceOpWithNewOp<stablehlo::CompareOp>(
-        op, type, count, zeros,
+        op, type, count->getResult(0), zeros,
         stablehlo::ComparisonDirectionAttr::get(rewriter.getContext(),
                                                 stablehlo::ComparisonDirection::NE),
         stablehlo::ComparisonTypeAttr{});
@@ -624,7 +627,9 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
                  DivisionByConstant,
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
-                 ConstantsIntoBodies, ClampAsExtrema, BooleanDotGeneral>(
+                 ConstantsIntoBodies, ClampAsExtrema,
+                 BooleanContraction<stablehlo::DotGeneralOp>,
+                 BooleanContraction<stablehlo::ConvolutionOp>>(
         &getContext());
     if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -314,3 +314,14 @@ func.func @boolean_dot_general(%a: tensor<2x3xi1>, %b: tensor<3x4xi1>) -> tensor
   %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
   return %r : tensor<2x4xi1>
 }
+
+// -----
+
+// So does a convolution on i1.
+// CHECK-LABEL: func @boolean_convolution
+// CHECK: %[[N:.*]] = stablehlo.convolution(%{{.*}}, %{{.*}}) {{.*}} : (tensor<1x4x4x1xi32>, tensor<2x2x1x1xi32>) -> tensor<1x3x3x1xi32>
+// CHECK: stablehlo.compare NE, %[[N]], %{{.*}} : (tensor<1x3x3x1xi32>, tensor<1x3x3x1xi32>) -> tensor<1x3x3x1xi1>
+func.func @boolean_convolution(%x: tensor<1x4x4x1xi1>, %w: tensor<2x2x1x1xi1>) -> tensor<1x3x3x1xi1> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<2x2x1x1xi1>) -> tensor<1x3x3x1xi1>
+  return %r : tensor<1x3x3x1xi1>
+}

@@ -150,16 +150,25 @@ def test_dot_general_forms():
 
 
 def test_boolean_products_and_clamps():
-    # dot_general on i1 is an or of ands; clamp on i1 is and/or of bounds.
+    # dot_general and convolution on i1 are ors of ands; clamp on i1 is
+    # and/or of bounds.
     rng = np.random.default_rng(5)
     a, b = rng.random((4, 7)) > 0.6, rng.random((7, 3)) > 0.6
     c, lo, hi = rng.random((4, 7)) > 0.5, rng.random((4, 7)) > 0.5, rng.random((4, 7)) > 0.5
     a[0] = False  # a row with no true product
 
-    def f(a, b, c, lo, hi):
-        return a @ b, jnp.einsum("ij,ij->i", a, c), jax.lax.clamp(lo, c, hi), jax.lax.clamp(False, c, hi)
+    image, kernel = rng.random((1, 6, 6, 2)) > 0.7, rng.random((3, 3, 2, 2)) > 0.7
 
-    assert_matches_jax(f, a, b, c, lo, hi)
+    def f(a, b, c, lo, hi, image, kernel):
+        return (
+            a @ b,
+            jnp.einsum("ij,ij->i", a, c),
+            jax.lax.clamp(lo, c, hi),
+            jax.lax.clamp(False, c, hi),
+            jax.lax.conv_general_dilated(image, kernel, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        )
+
+    assert_matches_jax(f, a, b, c, lo, hi, image, kernel)
 
 
 def test_complex_clamp_is_maximum_then_minimum():

@@ -945,7 +945,7 @@ def gen_dot_general(rng: Rng) -> Case:
 
 
 def gen_convolution(rng: Rng) -> Case:
-    t = _pick(rng, ["i8", "i32", "f16", "bf16", "f32", "f32", "f64", "complex<f32>"])
+    t = _pick(rng, ["i1", "i8", "i32", "f16", "bf16", "f32", "f32", "f64", "complex<f32>"])
     ns = int(rng.integers(1, 3))
     groups = int(rng.choice([1, 1, 2]))
     bgroups = 1 if groups > 1 else int(rng.choice([1, 1, 2]))
