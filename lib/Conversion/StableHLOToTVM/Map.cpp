@@ -57,28 +57,10 @@ struct OptimizationBarrierConversion
   }
 };
 
-/// On one device, the replica and the partition are both 0.
-template <typename Op>
-struct DeviceIdConversion : TVMTypedPattern<Op> {
-  using TVMTypedPattern<Op>::TVMTypedPattern;
-
-  LogicalResult
-  rewrite(Op op, typename Op::Adaptor,
-          ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    rewriter.replaceOp(op, splatConstant(rewriter, op.getLoc(), type,
-                                         rewriter.getIntegerAttr(
-                                             type.getElementType(), 0)));
-    return success();
-  }
-};
-
 } // namespace
 
 void populateMapPatterns(MLIRContext *context, RewritePatternSet &patterns) {
-  patterns.add<MapToKernel, OptimizationBarrierConversion,
-               DeviceIdConversion<stablehlo::ReplicaIdOp>,
-               DeviceIdConversion<stablehlo::PartitionIdOp>>(context);
+  patterns.add<MapToKernel, OptimizationBarrierConversion>(context);
 }
 
 } // namespace mlir::stablehlo_tvm

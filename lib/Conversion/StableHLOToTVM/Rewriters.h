@@ -29,6 +29,8 @@ void populateGatherPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateWindowPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateSortPatterns(MLIRContext *context, RewritePatternSet &patterns);
 void populateMapPatterns(MLIRContext *context, RewritePatternSet &patterns);
+void populateCollectivePatterns(MLIRContext *context,
+                                RewritePatternSet &patterns);
 void populateControlFlowPatterns(MLIRContext *context,
                                  RewritePatternSet &patterns);
 void populateTriangularSolvePatterns(MLIRContext *context,

@@ -56,6 +56,7 @@ struct ConvertStableHLOToTVMPass
     populateWindowPatterns(context, patterns);
     populateSortPatterns(context, patterns);
     populateMapPatterns(context, patterns);
+    populateCollectivePatterns(context, patterns);
     populateControlFlowPatterns(context, patterns);
     populateTriangularSolvePatterns(context, patterns);
     populateConvolutionPatterns(context, patterns);
