@@ -114,21 +114,23 @@ std::optional<Elements> folded(Operation *op) {
       return std::nullopt;
     operands.push_back(std::move(*elements));
   }
-  // Data movement, any element type.
+  // Reshapes and slices, any element type.
   if (isa<stablehlo::ReshapeOp>(op))
     return operands[0];
   if (auto slice = dyn_cast<stablehlo::SliceOp>(op))
     return sliced(slice, cast<RankedTensorType>(slice.getOperand().getType()).getShape(),
                   operands[0]);
+  // Integer broadcasts and arithmetic, wrapping as the ops do. (A float
+  // scalar's broadcast stays: it is a scalar of the build, where a folded
+  // tensor would be a weight.)
+  if (!isArithmeticInteger(type) ||
+      !llvm::all_of(op->getOperandTypes(), isArithmeticInteger))
+    return std::nullopt;
   if (isa<stablehlo::BroadcastInDimOp>(op)) {
     if (operands[0].size() != 1)
       return std::nullopt;
     return Elements(type.getNumElements(), operands[0].front());
   }
-  // Integer arithmetic, wrapping as the ops do.
-  if (!isArithmeticInteger(type) ||
-      !llvm::all_of(op->getOperandTypes(), isArithmeticInteger))
-    return std::nullopt;
   auto element = cast<IntegerType>(type.getElementType());
   if (auto convert = dyn_cast<stablehlo::ConvertOp>(op)) {
     bool isSigned = !getElementTypeOrSelf(convert.getOperand().getType())

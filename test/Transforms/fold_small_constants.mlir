@@ -48,15 +48,16 @@ func.func @wrapping() -> (tensor<i32>, tensor<i64>, tensor<i64>, tensor<4xi32>, 
 // -----
 
 // A polynomial's coefficients sliced one by one out of a float table (as
-// jax.scipy.special's ndtri evaluates its polynomials) and broadcast to a
-// small shape; a bf16 table of more than 16 elements, sliced.
+// jax.scipy.special's ndtri evaluates its polynomials), one of them
+// broadcast (which stays: a float scalar of the build); a bf16 table of
+// more than 16 elements, sliced.
 // CHECK-LABEL: func.func @coefficients
 // CHECK-DAG: %[[A:.*]] = stablehlo.constant dense<2.500000e-01> : tensor<f32>
-// CHECK-DAG: %[[B:.*]] = stablehlo.constant dense<-3.000000e+00> : tensor<2xf32>
+// CHECK-DAG: %[[T:.*]] = stablehlo.constant dense<-3.000000e+00> : tensor<1xf32>
 // CHECK-DAG: %[[C:.*]] = stablehlo.constant dense<[2.000000e+00, 4.000000e+00]> : tensor<2xbf16>
+// CHECK-DAG: %[[B:.*]] = stablehlo.broadcast_in_dim %[[T]]
 // CHECK-NOT: stablehlo.slice
 // CHECK-NOT: stablehlo.reshape
-// CHECK-NOT: stablehlo.broadcast_in_dim
 // CHECK: return %[[A]], %[[B]], %[[C]]
 func.func @coefficients() -> (tensor<f32>, tensor<2xf32>, tensor<2xbf16>) {
   %c = stablehlo.constant dense<[1.0, 0.25, -3.0]> : tensor<3xf32>

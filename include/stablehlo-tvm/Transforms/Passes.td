@@ -523,11 +523,13 @@ def FoldSmallConstants : Pass<"stablehlo-fold-small-constants",
   let summary = "Compute small ops on constants at import time";
   let description = [{
     An op whose result has at most 16 elements and whose operands are
-    constants becomes the constant it computes when it is `reshape`,
-    `slice` (of a constant of up to 4096 elements) or `broadcast_in_dim` of
-    one element, of any integer or float type, or, on integers (not i1) of
-    at most 16 elements, `convert` between integer types, `add`,
-    `subtract`, `multiply`, `and`, `or` or `xor` (wrapping as the op does).
+    constants becomes the constant it computes when it is `reshape` or
+    `slice` (of a constant of up to 4096 elements) of any integer or float
+    type, or, on integers (not i1) of at most 16 elements,
+    `broadcast_in_dim` of one element, `convert` between integer types,
+    `add`, `subtract`, `multiply`, `and`, `or` or `xor` (wrapping as the op
+    does). A float scalar's broadcast stays: the build keeps it a scalar,
+    where a folded tensor would be a weight.
     These are coefficients and index or shift-amount computations: a
     polynomial's coefficients sliced one by one out of a constant table
     (jax.scipy.special's ndtri, zeta, polygamma) would otherwise be
