@@ -617,6 +617,52 @@ struct BooleanContraction : OpRewritePattern<Op> {
   }
 };
 
+/// custom_call @ApproxTopK (jax.lax.approx_max_k / approx_min_k) as what
+/// XLA:CPU runs for it: its inputs sorted along `reduction_dim` by the
+/// comparator it names, each sliced to its result's size (the top k, or
+/// the longer prefix an un-aggregated call returns), in order.
+struct ApproxTopKAsSort : OpRewritePattern<stablehlo::CustomCallOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::CustomCallOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getCallTargetName() != "ApproxTopK")
+      return failure();
+    auto config = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+    auto dimAttr = config ? config.getAs<IntegerAttr>("reduction_dim") : IntegerAttr();
+    auto callees = op.getCalledComputationsAttr();
+    size_t count = op.getNumResults();
+    if (!dimAttr || !callees || callees.size() != 1 ||
+        op.getInputs().size() != 2 * count)
+      return failure();
+    auto comparator = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, cast<FlatSymbolRefAttr>(callees[0]));
+    if (!comparator || comparator.isExternal())
+      return failure();
+    int64_t dim = dimAttr.getInt();
+    SmallVector<Value> inputs(op.getInputs().take_front(count));
+    for (Value v : llvm::concat<Value>(inputs, op.getResults()))
+      if (!isStatic(v.getType()))
+        return failure();
+    Location loc = op.getLoc();
+    auto sort = stablehlo::SortOp::create(rewriter, loc, ValueRange(inputs).getTypes(), inputs,
+                                          rewriter.getI64IntegerAttr(dim),
+                                          rewriter.getBoolAttr(true));
+    IRMapping mapping;
+    comparator.getBody().cloneInto(&sort.getComparator(), mapping);
+    SmallVector<Value> results;
+    for (auto [sorted, result] : llvm::zip(sort.getResults(), op.getResults())) {
+      auto type = cast<RankedTensorType>(result.getType());
+      SmallVector<int64_t> start(type.getRank(), 0), strides(type.getRank(), 1);
+      results.push_back(stablehlo::SliceOp::create(
+          rewriter, loc, type, sorted, rewriter.getDenseI64ArrayAttr(start),
+          rewriter.getDenseI64ArrayAttr(type.getShape()),
+          rewriter.getDenseI64ArrayAttr(strides)));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -629,10 +675,29 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
                  ConstantsIntoBodies, ClampAsExtrema,
                  BooleanContraction<stablehlo::DotGeneralOp>,
-                 BooleanContraction<stablehlo::ConvolutionOp>>(
+                 BooleanContraction<stablehlo::ConvolutionOp>, ApproxTopKAsSort>(
         &getContext());
     if (failed(applyRewritesOnly(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    eraseUnusedRegionBodies();
+  }
+
+  /// A function that ends in stablehlo.return is a region body a custom
+  /// call named (ApproxTopK's comparator); once nothing names it, it goes.
+  void eraseUnusedRegionBodies() {
+    Operation *root = getOperation();
+    SmallVector<func::FuncOp> dead;
+    root->walk([&](func::FuncOp func) {
+      if (func.isExternal() ||
+          !isa<stablehlo::ReturnOp>(func.getBody().back().getTerminator()))
+        return;
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(func.getSymNameAttr(), root);
+      if (uses && uses->empty())
+        dead.push_back(func);
+    });
+    for (func::FuncOp func : dead)
+      func.erase();
   }
 };
 

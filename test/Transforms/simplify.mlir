@@ -325,3 +325,29 @@ func.func @boolean_convolution(%x: tensor<1x4x4x1xi1>, %w: tensor<2x2x1x1xi1>) -
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<2x2x1x1xi1>) -> tensor<1x3x3x1xi1>
   return %r : tensor<1x3x3x1xi1>
 }
+
+// -----
+
+// custom_call @ApproxTopK sorts by the comparator it names and keeps the
+// first k; the comparator function, named by nothing else, goes.
+// CHECK-LABEL: module
+// CHECK-NOT: func.func @top_k_gt_f32_comparator
+// CHECK-LABEL: func.func public @approx_top_k
+// CHECK: %[[S:.*]]:2 = "stablehlo.sort"(%arg0, %[[I:.*]]) <{dimension = 1 : i64, is_stable = true}> ({
+// CHECK: stablehlo.compare GT
+// CHECK: %[[V:.*]] = stablehlo.slice %[[S]]#0 [0:8, 0:5]
+// CHECK: %[[X:.*]] = stablehlo.slice %[[S]]#1 [0:8, 0:5]
+// CHECK: return %[[V]], %[[X]]
+module {
+  func.func @top_k_gt_f32_comparator(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {
+    %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %0 : tensor<i1>
+  }
+  func.func public @approx_top_k(%x: tensor<8x256xf32>) -> (tensor<8x5xf32>, tensor<8x5xi32>) {
+    %i = stablehlo.iota dim = 1 : tensor<8x256xi32>
+    %c = stablehlo.constant dense<-1> : tensor<i32>
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %1:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %cst, %c) {backend_config = "", called_computations = [@top_k_gt_f32_comparator], mhlo.backend_config = {aggregate_to_topk = true, is_fallback = true, recall_target = 0.949999988 : f32, reduction_dim = 1 : i64, reduction_input_size_override = -1 : i64, top_k = 5 : i64}} : (tensor<8x256xf32>, tensor<8x256xi32>, tensor<f32>, tensor<i32>) -> (tensor<8x5xf32>, tensor<8x5xi32>)
+    return %1#0, %1#1 : tensor<8x5xf32>, tensor<8x5xi32>
+  }
+}

@@ -69,3 +69,19 @@ def test_long_sort_of_presorted_and_reversed_input():
         return jnp.sort(x), jnp.sort(x[::-1]), jnp.argsort(x[::-1] % 7, stable=True)
 
     assert_matches_jax(f, x)
+
+
+@pytest.mark.parametrize(
+    "approx",
+    [
+        lambda x: jax.lax.approx_max_k(x, 5),
+        lambda x: jax.lax.approx_min_k(x, 3, reduction_dimension=0),
+        lambda x: jax.lax.approx_max_k(x, 4, aggregate_to_topk=False),
+    ],
+    ids=["max_k", "min_k_dim0", "max_k_unaggregated"],
+)
+def test_approximate_top_k_is_xlas_exact_fallback(approx):
+    # On CPU XLA runs ApproxTopK exactly: sorted by its comparator, sliced
+    # to the result's size (256 for an un-aggregated call on 300 values).
+    x = np.random.default_rng(7).standard_normal((8, 300)).astype(np.float32)
+    assert_matches_jax(approx, x, rtol=0, atol=0)
