@@ -604,8 +604,7 @@ struct BooleanContraction : OpRewritePattern<Op> {
       count->setOperands(widened);
       count->getResult(0).setType(type.clone(i32));
     });
-    Value zero = stablehlo::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(RankedTensorType::get({}, i32), APInt(32, 0)));
+    Value zero = stablehlo::ConstantOp::createZeroScalar(rewriter, loc, i32);
     Value zeros = stablehlo::BroadcastInDimOp::create(
         rewriter, loc, type.clone(i32), zero, rewriter.getDenseI64ArrayAttr({}));
     rewriter.replaceOpWithNewOp<stablehlo::CompareOp>(
