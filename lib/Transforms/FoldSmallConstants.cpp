@@ -101,8 +101,11 @@ Elements sliced(stablehlo::SliceOp slice, ArrayRef<int64_t> shape,
 /// The elements of `op`'s result when its operands are small constants
 /// and it is one of the ops folded, else none.
 std::optional<Elements> folded(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
-      op->getNumOperands() == 0 ||
+  // The kinds folded, checked before any constant's elements are read.
+  if (!isa<stablehlo::ReshapeOp, stablehlo::SliceOp, stablehlo::BroadcastInDimOp,
+           stablehlo::ConvertOp, stablehlo::AddOp, stablehlo::SubtractOp,
+           stablehlo::MulOp, stablehlo::AndOp, stablehlo::OrOp,
+           stablehlo::XorOp>(op) ||
       !isFoldedType(op->getResult(0).getType(), kMaxFoldedElements))
     return std::nullopt;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
