@@ -400,17 +400,23 @@ class _Signature:
         results = [result] if hasattr(result, "shape") else result[:]
         if self.effects:
             results = results[: len(results) - self.effects]
+        copied = None
         if borrowed:
             # A result that is (a view of) an argument the caller may change
             # later is copied: jax.jit's results never alias their inputs.
+            # (Pointers are cheap to read; a result converted on its own
+            # is not, so the common case of no such result takes the path
+            # of unborrowed arguments.)
             mine = {t.data_ptr() for t in borrowed}
-            copied = [r.data_ptr() in mine for r in results]
-            outputs = [_as_numpy(r).copy().view(Result) if c else _as_numpy(r) for r, c in zip(results, copied)]
-            for out in outputs:
-                out.flags.writeable = False
-        else:
-            copied = None
-            outputs = _as_numpy_all(results)
+            aliased = [r.data_ptr() in mine for r in results]
+            if any(aliased):
+                copied = aliased
+        outputs = _as_numpy_all(results)
+        if copied is not None:
+            for i, c in enumerate(copied):
+                if c:
+                    outputs[i] = own = outputs[i].copy()
+                    own.setflags(write=False)
         if not self.complex_results and not self.narrow:
             self._remember(outputs, results, copied)
         if self.complex_results:

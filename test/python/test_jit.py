@@ -360,6 +360,8 @@ def test_small_arguments_copied_into_reused_tensors_stay_values():
     np.testing.assert_array_equal(first[0], np.arange(4, dtype=np.float32))
     np.testing.assert_array_equal(first[1], np.arange(4, dtype=np.float32))
     np.testing.assert_array_equal(first[2], np.ones((2, 2), np.float32))
+    # Copied out or not, results are read-only, as jax arrays are.
+    assert not any(r.flags.writeable for r in first + second)
     np.testing.assert_array_equal(second[0], np.full(4, 9, np.float32))
     np.testing.assert_array_equal(second[1], np.full(4, 18, np.float32))
     np.testing.assert_array_equal(second[2], np.full((2, 2), 2, np.float32))
