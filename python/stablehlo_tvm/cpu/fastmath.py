@@ -506,10 +506,13 @@ def _cpu_lowering():
     1.8 s, the rest unchanged; run times unchanged."""
     from tvm import s_tir
 
+    from .bool_storage import BoolsAsInt8
+
     @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPULowering")
     def lowering(mod: tvm.IRModule, ctx) -> tvm.IRModule:
         config = ctx.config
         passes = [
+            BoolsAsInt8,  # before StorageRewrite shares bool and int8 memory
             s_tir.transform.CanonicalizeLoop(),
             s_tir.transform.LowerInitBlock(),
             s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
