@@ -5,6 +5,7 @@ and timed interleaved.
     bash scripts/setup.sh models                # the libraries the cases use
     .venv/bin/python benchmarks/models.py       # all cases; writes the table
     .venv/bin/python benchmarks/models.py --only flax_resnet scipy_cg
+    .venv/bin/python benchmarks/models.py --tune 64   # tuned builds
 
 Each case runs in a child process with a time limit, so one that fails or
 hangs is a row of the table, not the end of the run. Per case: JAX's
@@ -19,6 +20,13 @@ difference (the machine's drift between rounds, larger than a small call's
 overhead, cancels within a pair).
 Writes benchmarks/results/models.{json,md} and, unless --only is given, the
 table into docs/performance.md between its model-suite markers.
+
+`--tune N` builds with ``tune=N`` (N MetaSchedule trials per program, over
+its workloads not yet in the tuning database; stablehlo_tvm.Tuning): "build
+s" is then the tuning and the build together. Its tables are
+models_tuned.{json,md} and the tuned-suite markers of docs/performance.md.
+A tuning database of its own (benchmarks/results/tuning-db, not committed)
+keeps a run's schedules apart from the user's.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 DOCS = HERE.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- model-suite:begin -->", "<!-- model-suite:end -->"
+TUNED_BEGIN, TUNED_END = "<!-- tuned-suite:begin -->", "<!-- tuned-suite:end -->"
+TUNING_DB = RESULTS / "tuning-db"
 
 # Longer than TVM's and XLA's idle workers spin after their last task.
 _SETTLE_S = 0.05
@@ -80,7 +90,7 @@ def _agree(got, want, rtol: float) -> tuple[bool, float]:
     return worst <= rtol, worst
 
 
-def run_case(name: str, repeat: int) -> dict:
+def run_case(name: str, repeat: int, tune: int = 0) -> dict:
     """Measures one case in this process."""
     import jax
     import numpy as np
@@ -105,7 +115,10 @@ def run_case(name: str, repeat: int) -> dict:
     start = time.perf_counter()
     stablehlo_tvm.import_stablehlo(lowered)
     row["import_s"] = time.perf_counter() - start
-    fast = stablehlo_tvm.jit(fun)
+    options = {}
+    if tune:
+        options["tune"] = stablehlo_tvm.Tuning(trials=tune, database=TUNING_DB, progress=False)
+    fast = stablehlo_tvm.jit(fun, **options)
     staged = fast.lower(*args)  # the same lowering and import, staged
     start = time.perf_counter()
     compiled_call = staged.compile()  # later calls of this signature run this build
@@ -157,10 +170,10 @@ def _bare_vm(compiled_call, args):
     return entry.compiled.runner(*leaves)
 
 
-def _child(name: str, repeat: int, timeout: float, environment: dict | None = None) -> dict:
+def _child(name: str, repeat: int, timeout: float, environment: dict | None = None, tune: int = 0) -> dict:
     """One case's row, run in a child process (with `environment` added to
     this process's)."""
-    command = [sys.executable, __file__, "--child", name, "--repeat", str(repeat)]
+    command = [sys.executable, __file__, "--child", name, "--repeat", str(repeat), "--tune", str(tune)]
     env = dict(os.environ, **environment) if environment else None
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
@@ -217,12 +230,12 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _write_docs(markdown: str) -> None:
+def _write_docs(markdown: str, begin: str = BEGIN, end: str = END) -> None:
     text = DOCS.read_text()
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        DOCS.write_text(f"{head}{BEGIN}\n{markdown}\n{END}{tail}")
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        DOCS.write_text(f"{head}{begin}\n{markdown}\n{end}{tail}")
 
 
 def main() -> None:
@@ -230,11 +243,12 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="cases to run (default: all)")
     parser.add_argument("--repeat", type=int, default=15, help="timed rounds per case")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per case")
+    parser.add_argument("--tune", type=int, default=0, metavar="TRIALS", help="build with tune=TRIALS (default: untuned)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
         try:
-            row = run_case(options.child, options.repeat)
+            row = run_case(options.child, options.repeat, options.tune)
         except ImportError as error:
             row = {"case": options.child, "skipped": f"{error.name or error} is not installed"}
         print(json.dumps(row), flush=True)
@@ -246,17 +260,17 @@ def main() -> None:
     names = options.only or [c.name for c in CASES]
     rows = []
     for name in names:
-        row = _child(name, options.repeat, options.timeout)
+        row = _child(name, options.repeat, options.timeout, tune=options.tune)
         rows.append(row)
         print(json.dumps(row), flush=True)
     markdown = table(rows)
     print(markdown)
     RESULTS.mkdir(exist_ok=True)
-    suffix = "" if not options.only else "_partial"
+    suffix = ("_tuned" if options.tune else "") + ("" if not options.only else "_partial")
     (RESULTS / f"models{suffix}.json").write_text(json.dumps(rows, indent=1) + "\n")
     (RESULTS / f"models{suffix}.md").write_text(markdown + "\n")
     if not options.only:
-        _write_docs(markdown)
+        _write_docs(markdown, *((TUNED_BEGIN, TUNED_END) if options.tune else (BEGIN, END)))
 
 
 if __name__ == "__main__":
