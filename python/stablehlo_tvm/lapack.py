@@ -303,7 +303,7 @@ def _packed(name: str, complex_form: bool):
         position, arrays = 0, []
         for kind in operands:
             if complex_form and kind == "c":
-                real, imag = args[position].numpy(), args[position + 1].numpy()
+                real, imag = _view(args[position]), _view(args[position + 1])
                 value = np.empty(real.shape, np.result_type(real.dtype, np.complex64))
                 value.real, value.imag = real, imag
                 arrays.append(value)
@@ -328,7 +328,9 @@ def _packed(name: str, complex_form: bool):
                 value = np.zeros(outputs[0].shape, outputs[0].dtype)
             values = (value.real, value.imag) if parts == 2 else (value,)
             for tensor, part in zip(outputs, values):
-                tensor.copyfrom(np.asarray(part, dtype=tensor.dtype, order="C"))
+                # Into the tensor's memory (a copyfrom is a tensor of its
+                # own and a dtype parsed: most of a small routine's call).
+                _view(tensor)[...] = part
 
     return run
 
