@@ -328,6 +328,25 @@ def test_rows_no_full_vector_divides_are_reduced_by_narrower_ones():
     assert_matches_jax(lambda v: (jax.scipy.special.logsumexp(v, axis=1), jnp.max(v[:, :999], axis=1)), x, rtol=1e-5, atol=1e-5)
 
 
+def test_reductions_over_several_trailing_axes_are_one_vectorized_row():
+    # A sum over an image's two axes per batch element: the reduction loops
+    # fused into one row split into vector lanes. Splitting the last axis
+    # alone left the partial results' loops out of order, the schedule
+    # failed and the reduction ran serially (0.51 -> 0.09 ms on 2 x 512 x
+    # 512; jnp.var over (100, 30) rows 0.47 -> 0.06 ms).
+    x = np.random.default_rng(6).standard_normal((2, 512, 512)).astype(np.float32)
+    y = np.random.default_rng(7).standard_normal((64, 100, 30)).astype(np.float32)
+    x[1, 7, 300] = np.nan  # (XLA's CPU max does not always propagate NaN: sums only)
+    text = _scheduled_text(lambda v: jnp.sum(v, axis=(1, 2)), x)
+    assert "rf" in text and "T.vectorized(T.int64(16))" in text, text
+    assert "T.vectorized" in _scheduled_text(lambda v: jnp.max(v, axis=(1, 2)), y)
+
+    def f(x, y):
+        return jnp.sum(x, axis=(1, 2)), jnp.max(y, axis=(1, 2)), jnp.var(y, axis=(1, 2)), jnp.sum(jnp.exp(-jnp.abs(x)), axis=(1, 2))
+
+    assert_matches_jax(f, x, y, rtol=1e-5, atol=1e-5)
+
+
 def test_values_read_many_times_are_computed_a_vector_at_a_time():
     # erfc reads |x| in many places: it stays a block, computed inside the
     # output's loop instead of into a whole intermediate array.

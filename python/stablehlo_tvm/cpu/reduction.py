@@ -67,11 +67,12 @@ class RowReduction(CPURule):
 
     def _along_rows(self, sch: s_tir.Schedule, block, info, lanes: int):
         loops = sch.get_loops(block)
-        width = _dividing_width(extent_of(sch, loops[-1]), lanes, _MIN_VECTORS_PER_ROW)
+        innermost = _fused_trailing_reductions(sch, loops, info)
+        width = _dividing_width(extent_of(sch, innermost), lanes, _MIN_VECTORS_PER_ROW)
         if width is None:
             self._parallel_rows(sch, block, info)
             return
-        _, lane = sch.split(loops[-1], [None, width])
+        _, lane = sch.split(innermost, [None, width])
         # The partial results' axis goes after the written buffer's own (a
         # 0-d result can come with a unit spatial loop: fewer axes than loops).
         rank = len(sch.get(block).writes[0].source.shape)
@@ -137,3 +138,17 @@ def _reduces_contiguous_axis(sch: s_tir.Schedule, block) -> bool:
         load.indices and isinstance(load.indices[-1], tirx.Var) and any(load.indices[-1].same_as(v) for v in reduced)
         for load in loads_in(store.value)
     )
+
+
+def _fused_trailing_reductions(sch: s_tir.Schedule, loops: list, info):
+    """The innermost loop, made one loop of all the reduction loops when
+    they are the innermost ones: a sum over two axes (an image's, a 512 x 512
+    matrix's) is then one long row split into vectors, where splitting only
+    the last axis left the partial results' loops out of order and the
+    reduction serial (2 x 512 x 512 values: 0.51 ms against 0.12 as one
+    row)."""
+    reduce = [it.loop_rv for it in info.iters if it.kind == "R"]
+    trailing = loops[len(loops) - len(reduce) :]
+    if len(reduce) < 2 or not all(sch.get(a).same_as(sch.get(b)) for a, b in zip(trailing, reduce)):
+        return loops[-1]
+    return sch.fuse(*trailing)
