@@ -536,7 +536,13 @@ def kernel_primfunc(op: dict, operand_types: list[tuple], result_types: list[tup
         buffer = writer.buffer(arg_id, shape, dtype, value_dtype)
         if k not in aliased:
             params.append(buffer)
-    return _primfunc(params, _seq(writer.block(block)))
+    func = _primfunc(params, _seq(writer.block(block)))
+    if not aliased:
+        # Results are buffers of their own, apart from every input (read
+        # only): LLVM may then vectorize a scatter's window loop, whose
+        # stores it otherwise assumed might change the updates it reads.
+        func = func.with_attr("tirx.noalias", True)
+    return func
 
 
 def update_slice_primfunc(shape: tuple, update_shape: tuple, dtype: str):
