@@ -113,3 +113,35 @@ def test_a_candidate_that_compiles_too_long_fails_and_the_builder_goes_on(tmp_pa
         assert built.error_msg is None, built.error_msg
         assert built.artifact_path.startswith(str(tmp_path))
     assert first.artifact_path != second.artifact_path
+
+
+def _long_chain(x):
+    # A Lennard-Jones-like force formula: one fused workload of many blocks.
+    for k in range(12):
+        r = jax.numpy.sqrt(x * x + 1.0 + k)
+        x = jax.numpy.where(r > 1.5, x / r, x * r) - 0.5 * x
+    return x
+
+
+def test_workloads_of_many_blocks_keep_the_rules_schedule(tmp_path, monkeypatch):
+    # MetaSchedule took minutes building the design space of a 97-block
+    # element-wise chain before its first candidate; such workloads are
+    # not tuned (`Tuning.max_blocks`), so tuning them runs no search.
+    from stablehlo_tvm.cpu import tuning as tuning_module
+
+    def no_search(**_):
+        raise AssertionError("a workload of more than max_blocks blocks was tuned")
+
+    monkeypatch.setattr(ms, "tune_tasks", no_search)
+    x = np.random.default_rng(1).standard_normal((256, 256)).astype(np.float32)
+    target = host_target()
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(_long_chain).lower(x)), target)
+    # (min_flops leaves out the chain's smaller part, which the fusion
+    # splits off.)
+    options = stablehlo_tvm.Tuning(trials=4, database=tmp_path, progress=False, min_flops=2e6)
+    [task] = [t for t in ms.relax_integration.extract_tasks(fused, target) if tuning_module._flops(t.dispatched[0]) >= options.min_flops]
+    assert tuning_module._blocks(task.dispatched[0]) > options.max_blocks
+    _, report = tune(fused, target, options)
+    assert report == []
+    compiled = stablehlo_tvm.build(jax.jit(_long_chain).lower(x), tune=options)
+    np.testing.assert_allclose(compiled(x), jax.jit(_long_chain)(x), rtol=2e-5, atol=1e-5)

@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tvm
-from tvm import s_tir
+from tvm import s_tir, tirx
 from tvm.ir.utils import derived_object
 from tvm.s_tir import meta_schedule as ms
+
+from .tir_walk import block_counts
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,11 @@ class Tuning:
     trials_per_round: candidates measured for a workload at a time.
     progress: MetaSchedule's per-round log and a summary on stdout.
     build_timeout: seconds a candidate may take to compile.
+    max_blocks: workloads of more blocks keep the rules' schedule untuned:
+        long fused element-wise chains (a Lennard-Jones force of 97 blocks),
+        which MetaSchedule's search inlines back into the rules' loop and
+        whose design space it took minutes to build before the first
+        candidate (a jax-md program did not finish tuning in 15 minutes).
     """
 
     trials: int = 200
@@ -57,6 +64,7 @@ class Tuning:
     trials_per_round: int = 16
     progress: bool = True
     build_timeout: float = 60.0
+    max_blocks: int = 32
 
 
 def as_tuning(tune) -> Tuning | None:
@@ -113,7 +121,7 @@ def tune(fused: tvm.IRModule, target, tuning: Tuning):
     tasks = [
         task
         for task in ms.relax_integration.extract_tasks(fused, target)
-        if _flops(task.dispatched[0]) >= tuning.min_flops
+        if _flops(task.dispatched[0]) >= tuning.min_flops and _blocks(task.dispatched[0]) <= tuning.max_blocks
     ]
     pending = [task for task in tasks if not _best(chosen, task)]
     if tuning.progress:
@@ -278,6 +286,10 @@ def _best(database, task) -> list:
 def _mean_us(run_secs) -> float | None:
     secs = [float(s) for s in run_secs or []]
     return 1e6 * sum(secs) / len(secs) if secs else None
+
+
+def _blocks(mod: tvm.IRModule) -> int:
+    return sum(block_counts(f)[0] for f in mod.functions.values() if isinstance(f, tirx.PrimFunc))
 
 
 def _flops(mod: tvm.IRModule) -> float:
