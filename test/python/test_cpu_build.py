@@ -389,6 +389,33 @@ def test_nchw_patches_are_one_gather_with_the_padding_as_a_bounds_test():
     assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize(
+    "x_shape,w_shape,groups,kwargs",
+    [
+        ((2, 16, 16, 64), (3, 3, 8, 64), 8, dict(window_strides=(1, 1), padding="SAME")),
+        ((2, 15, 13, 12), (3, 3, 4, 24), 3, dict(window_strides=(2, 2), padding="SAME")),
+        ((1, 15, 13, 12), (3, 3, 4, 6), 3, dict(window_strides=(1, 1), padding="VALID", rhs_dilation=(2, 2))),
+        ((2, 16, 16, 64), (5, 5, 16, 64), 4, dict(window_strides=(1, 1), padding=((2, 1), (0, 3)))),
+    ],
+)
+def test_grouped_nhwc_convolutions_are_one_batched_product(x_shape, w_shape, groups, kwargs):
+    # A batch per group: the group's patches (kernel positions x its
+    # channels, contiguous) by its weights. TVM's grouped NCHW loop nest
+    # took 18.8 ms for the first shape (XLA 8; as a product 6.4 in all).
+    x, w = random_args([(x_shape, "float32"), (w_shape, "float32")])
+
+    def conv(x, w):
+        return jax.lax.conv_general_dilated(x, w, dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=groups, **kwargs)
+
+    def grads(x, w):
+        return jax.grad(lambda x, w: jnp.sum(jnp.tanh(conv(x, w))), argnums=(0, 1))(x, w)
+
+    rewritten = ConvAsMatmul(stablehlo_tvm.import_stablehlo(jax.jit(conv).lower(x, w))).script(show_meta=False)
+    assert "R.nn.conv2d" not in rewritten and "R.matmul" in rewritten
+    assert_matches_jax(conv, x, w, rtol=1e-4, atol=1e-4)
+    assert_matches_jax(grads, x, w, rtol=1e-4, atol=1e-4)
+
+
 def test_nhwc_convolution_takes_patches_of_whole_pixels():
     # NHWC in: the patches come from the (padded) NHWC input in one block and
     # the product comes out NHWC, so no transposed copy of the input remains.

@@ -61,9 +61,9 @@ class _Rewriter(PyExprMutator):
 
     def _rewrite(self, call):
         attrs = call.attrs
+        groups = int(attrs.groups)
         if (
-            int(attrs.groups) != 1
-            or any(_ints(attrs.padding))
+            any(_ints(attrs.padding))
             or (attrs.data_layout, attrs.kernel_layout, attrs.out_layout) != ("NCHW", "OIHW", "NCHW")
         ):
             return None
@@ -87,6 +87,12 @@ class _Rewriter(PyExprMutator):
             return None
         bb = self.builder_
         out_dtype = attrs.out_dtype if str(attrs.out_dtype) not in ("", "void") else None
+        if groups != 1:
+            nhwc = self._nhwc_source(x)
+            # Depthwise (one channel a group) has TVM's own schedule.
+            if nhwc is None or c == groups or c % groups or o % groups:
+                return None
+            return self._rewrite_grouped(*nhwc, self._hwio(w), groups, (kh, kw), (sh, sw), (dh, dw), (oh, ow), out_dtype)
         gradient = self._weight_gradient_sources(x, w)
         if gradient is not None:
             return self._rewrite_weight_gradient(*gradient, (kh, kw), (sh, sw), (dh, dw), (oh, ow), out_dtype)
@@ -203,6 +209,25 @@ class _Rewriter(PyExprMutator):
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
 
 
+    def _rewrite_grouped(self, x, pad, w, groups, kernel, strides, dilation, out_hw, out_dtype):
+        """A grouped convolution of an NHWC tensor as one batched product,
+        a batch per group: each group's patches (its channels under every
+        kernel position) by its HWIO weights. TVM's grouped NCHW loop nest
+        took 18.8 ms on 8 x 32 x 32 x 64 with 8 groups of 8 channels."""
+        bb = self.builder_
+        (kh, kw), (oh, ow) = kernel, out_hw
+        n, _, _, c = _batch_and_ints(x.ty.shape.values)
+        o = _ints(w.ty.shape.values)[3]
+        cg, og = c // groups, o // groups
+        patches = self._patches(_grouped_nhwc_patches, x, groups, kernel, strides, dilation, out_hw, pad)
+        rows = bb.emit(relax.op.reshape(patches, [groups, n * oh * ow, kh * kw * cg]))
+        weights = bb.emit(relax.op.permute_dims(bb.emit(relax.op.reshape(w, [kh * kw * cg, groups, og])), [1, 0, 2]))
+        product = bb.emit(relax.op.matmul(rows, weights, out_dtype=out_dtype))
+        by_group = bb.emit(relax.op.reshape(product, [groups, n, oh, ow, og]))
+        nhwc = bb.emit(relax.op.reshape(bb.emit(relax.op.permute_dims(by_group, [1, 2, 3, 0, 4])), [n, oh, ow, o]))
+        return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
+
+
 _DTYPES = ("float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32")
 
 
@@ -272,6 +297,23 @@ def _nhwc_patches(x, kernel, strides, dilation, out_hw, pad=None):
     return te.compute(
         (n, oh * ow, kh * kw * c), lambda b, p, q: read(b, p, q // (kw * c), q // c % kw, q % c), name="patches"
     )
+
+
+def _grouped_nhwc_patches(x, groups, kernel, strides, dilation, out_hw, pad=None):
+    """patches[g, n, p, k, channel] of an NHWC input: group g's channels
+    under kernel position k at output pixel p, the group's channels
+    innermost (contiguous reads: along (k, channel) together, vectors split
+    kernel positions and were gathered lane by lane, 5.8 ms where the
+    product took 1.2)."""
+    from tvm import te
+
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = kernel, strides, dilation, out_hw
+    n, cg = x.shape[0], int(x.shape[3]) // groups
+
+    def element(g, b, p, k, channel):
+        return _read(x, [b, p // ow * sh + k // kw * dh, p % ow * sw + k % kw * dw, g * cg + channel], 1, pad)
+
+    return te.compute((groups, n, oh * ow, kh * kw, cg), element, name="patches")
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.ConvAsMatmul")
