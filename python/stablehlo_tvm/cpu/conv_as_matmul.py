@@ -208,12 +208,12 @@ class _Rewriter(PyExprMutator):
         nhwc = bb.emit(relax.op.reshape(product, [n, oh, ow, o]))
         return relax.op.permute_dims(nhwc, [0, 3, 1, 2])
 
-
     def _rewrite_grouped(self, x, pad, w, groups, kernel, strides, dilation, out_hw, out_dtype):
         """A grouped convolution of an NHWC tensor as one batched product,
         a batch per group: each group's patches (its channels under every
         kernel position) by its HWIO weights. TVM's grouped NCHW loop nest
-        took 18.8 ms on 8 x 32 x 32 x 64 with 8 groups of 8 channels."""
+        took 18.8 ms on 8 x 32 x 32 x 64 with 8 groups of 8 channels (the
+        whole convolution 32.9 ms; 6.4 so)."""
         bb = self.builder_
         (kh, kw), (oh, ow) = kernel, out_hw
         n, _, _, c = _batch_and_ints(x.ty.shape.values)
