@@ -17,7 +17,9 @@ the same rounds. What the callable adds to it (argument checks and
 conversion, results as numpy) is the call overhead, measured apart: short
 batches of callable and VM calls back to back, the median of each pair's
 difference (the machine's drift between rounds, larger than a small call's
-overhead, cancels within a pair).
+overhead, cancels within a pair). "pytree us" is the part of it jax.jit's
+calls spend as well: flattening the arguments and building the results'
+tree, which for a Flax NNX or Equinox module runs Python per node.
 Writes benchmarks/results/models.{json,md} and, unless --only is given, the
 table into docs/performance.md between its model-suite markers.
 
@@ -155,6 +157,16 @@ def run_case(name: str, repeat: int, tune: int = 0) -> dict:
         pairs.append((tvm - vm, tvm / vm - 1))
     row["overhead_us"] = statistics.median(us for us, _ in pairs) * 1e6
     row["overhead"] = statistics.median(f for _, f in pairs)
+    # The part of it that jax.jit's calls do as well: flattening the
+    # arguments and building the results' tree (Python functions for a
+    # module's or an optimizer state's nodes).
+    out_leaves, out_tree = jax.tree_util.tree_flatten(got)
+
+    def pytree():
+        jax.tree_util.tree_flatten(args)
+        out_tree.unflatten(out_leaves)
+
+    row["pytree_us"] = statistics.median(_per_call(pytree, m) for _ in range(_OVERHEAD_PAIRS)) * 1e6
     return row
 
 
@@ -191,21 +203,26 @@ def _geomean(values) -> float:
     return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
 
 
+def _number(value, spec: str) -> str:
+    return "" if value is None else format(value, spec)
+
+
 def table(rows: list[dict]) -> str:
     lines = [
-        "| case | family | XLA ms | TVM ms | ratio | VM ms | call overhead us | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| case | family | XLA ms | TVM ms | ratio | VM ms | call overhead us | pytree us | lower s | import s | build s | XLA compile s | agrees (max rel. error) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "skipped" in r:
-            lines.append(f"| {r['case']} | | | | | | | | | | | skipped: {r['skipped']} |")
+            lines.append(f"| {r['case']} | | | | | | | | | | | | skipped: {r['skipped']} |")
             continue
         if "error" in r:
-            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | | | fails: {r['error'][:160]} |")
+            lines.append(f"| {r['case']} | {r.get('family', '')} | | | | | | | | | | | fails: {r['error'][:160]} |")
             continue
         agrees = "yes" if r["agree"] else "**no**"
         lines.append(
             f"| {r['case']} | {r['family']} | {r['xla_ms']:.3f} | {r['tvm_ms']:.3f} | {r['ratio']:.2f} | {r['vm_ms']:.3f} | {r['overhead_us']:.0f} | "
+            f"{_number(r.get('pytree_us'), '.0f')} | "
             f"{r['lower_s']:.1f} | {r['import_s']:.1f} | {r['build_s']:.1f} | {r['xla_compile_s']:.1f} | "
             f"{agrees} ({r['max_rel_error']:.1e}) |"
         )
@@ -215,6 +232,9 @@ def table(rows: list[dict]) -> str:
     # What a call adds to the bare VM call: a fraction, and microseconds.
     over = [(r["overhead"], r["overhead_us"], r["case"]) for r in ok]
     thin = sum(f <= 0.10 or us <= 20 for f, us, _ in over)
+    # Beyond the pytree work jax.jit's calls do too.
+    own = [(r["overhead_us"] - r.get("pytree_us", 0.0), r["vm_ms"] * 1e3) for r in ok]
+    thin_own = sum(us <= 20 or us <= 0.10 * vm_us for us, vm_us in own)
     worst = max(over, default=(math.nan, math.nan, ""))
     lines += [
         "",
@@ -225,7 +245,9 @@ def table(rows: list[dict]) -> str:
         f"{max((r['import_s'] + r['build_s'] for r in ok), default=float('nan')):.0f} s.",
         "",
         f"Call overhead over the bare VM call: median {statistics.median(f for f, _, _ in over) * 100 if over else math.nan:.0f}%; "
-        f"{thin} of {len(over)} calls within 10% or 20 us of it; the most {worst[0] * 100:.0f}% ({worst[1]:.0f} us, {worst[2]}).",
+        f"{thin} of {len(over)} calls within 10% or 20 us of it; the most {worst[0] * 100:.0f}% ({worst[1]:.0f} us, {worst[2]}). "
+        f"Less the pytree work jax.jit's calls do as well (flattening the arguments, building the results' tree: "
+        f"\"pytree us\"), {thin_own} of {len(own)} within 10% or 20 us.",
     ]
     return "\n".join(lines)
 
