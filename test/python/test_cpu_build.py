@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import tvm
+import tvm_ffi
 from tvm import relax
 
 import stablehlo_tvm
@@ -579,6 +580,53 @@ def _fused_kernel_names(fn, *args) -> list[str]:
     return [g.name_hint for g, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
 
 
+def _complex_pairs(seed: int, shape) -> tuple:
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+    b = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+    # The division's special cases: zero, infinite and NaN parts.
+    b.flat[:6] = [0, 1j * np.inf, np.inf, complex(np.nan, 1), complex(0, -0.0), 1e-30]
+    a.flat[:6] = [1 + 1j, np.inf, 2 - 1j, 1, complex(np.inf, np.nan), 1e30]
+    return a, b
+
+
+def test_a_complex_values_parts_are_computed_in_one_kernel():
+    # A complex division's real and imaginary parts share Smith's ratio and
+    # the masks of its NaN recovery: fusion, which joins a value to an
+    # operator that post-dominates it, left them 27 kernels, each a loop
+    # over the array (128 x 65: 73 -> 38 us). One kernel now, its two
+    # parts stored by one block inside one loop nest.
+    from tvm import s_tir
+
+    a, b = _complex_pairs(11, (128, 65))
+    fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(lambda a, b: a / b).lower(a, b)), host_target())
+    kernels = [f for _, f in fused.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    assert len(kernels) == 1, [g.name_hint for g in fused.functions]
+    with host_target():
+        scheduled = ScheduleFunctions(host_target())(fused)
+    (kernel,) = [f for _, f in scheduled.functions_items() if isinstance(f, tvm.tirx.PrimFunc)]
+    writes = []
+    tvm_ffi.structural_walk(kernel.body, [(s_tir.SBlock, lambda block: writes.append(len(block.writes)))])
+    assert 2 in writes, kernel.script()
+    assert_matches_jax(lambda a, b: (a / b, b / a, jnp.exp(a) * jnp.conj(b)), a, b, rtol=1e-6, atol=1e-6)
+
+
+def test_element_wise_groups_stay_convex():
+    # y and y + z are element-wise of one shape, but z is a product of y:
+    # joined into one function, the product would read the function's
+    # result and the function the product's.
+    x, w = random_args([((64, 64), "float32"), ((64, 64), "float32")])
+
+    def f(x, w):
+        y = jnp.exp(x * 0.1)
+        z = y @ w
+        return jnp.tanh(y + z), y * 2
+
+    assert_matches_jax(f, x, w, rtol=1e-5, atol=1e-5)
+    # Parts that reach each other only through a result of another shape.
+    assert_matches_jax(lambda x: (x * 2 + jnp.sum(jnp.sin(x), axis=1, keepdims=True), jnp.cos(x)), x, rtol=1e-5, atol=1e-5)
+
+
 def test_float_constants_are_scalars_in_fused_kernels():
     # log_ndtr reads a dozen constants, each a broadcast feeding several
     # operators: they were kernels of their own, each writing a full array.
@@ -618,13 +666,22 @@ def test_masks_are_computed_in_each_kernel_that_reads_them():
     # digamma's formula is longer than one fused function; its comparisons
     # were shared, crossed between functions as boolean tensors, and code
     # loading booleans is not vectorized (2.2 ms against 0.4 fused whole).
+    # (ElementwiseGroups then joins the cut formula's functions whole; the
+    # masks are checked where fusion leaves them cut.)
+    from stablehlo_tvm.cpu.elementwise_groups import ElementwiseGroups
+    from stablehlo_tvm.cpu.pipeline import fusion_passes
+
     x = np.linspace(-9.5, 30, 4096, dtype=np.float32)
     for f in (jax.lax.digamma, jax.lax.lgamma):
-        fused = fuse(stablehlo_tvm.import_stablehlo(jax.jit(f).lower(x)), host_target())
+        irmodule = stablehlo_tvm.import_stablehlo(jax.jit(f).lower(x))
+        with host_target():
+            fused = tvm.transform.Sequential([p for p in fusion_passes() if p is not ElementwiseGroups])(irmodule)
         kernels = [f for f in fused.functions.values() if isinstance(f, tvm.tirx.PrimFunc)]
         assert len(kernels) > 1  # the formula is cut, so masks would cross
         signatures = [re.search(r"def \w+\((.*?)\):", k.script(), re.S).group(1) for k in kernels]
         assert not [s for s in signatures if '"bool"' in s]
+        joined = fuse(irmodule, host_target())
+        assert len([f for f in joined.functions.values() if isinstance(f, tvm.tirx.PrimFunc)]) == 1
         # Near digamma's negative zeros XLA's float32 evaluation is a few
         # 1e-6 off (the import computes in float64).
         assert_matches_jax(f, x, rtol=1e-5, atol=1e-5)

@@ -9,6 +9,7 @@ from tvm import tirx
 from tvm.s_tir.dlight.analysis import normalize_prim_func
 from tvm.target import Target
 
+from .joined_outputs import join_output_blocks
 from .rule import CPURule
 from .tir_walk import scalar_blocks
 from .unchecked import UncheckedSchedule
@@ -19,7 +20,7 @@ class Elementwise(CPURule):
     needs_reduction = False
 
     def apply(self, func: tirx.PrimFunc, target: Target, _tunable: bool):
-        sch = UncheckedSchedule(func)
+        sch = UncheckedSchedule(join_output_blocks(func))
         # Scalar blocks are already in the normal form: normalize_prim_func
         # would take a third of a second to say so for a scalar formula of
         # a hundred blocks (lgamma's gradient in a log-density).

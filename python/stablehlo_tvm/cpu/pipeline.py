@@ -21,6 +21,7 @@ def fusion_passes(blas="loops") -> list:
     from .bfloat16 import legalizations as bfloat16_legalizations
     from .blas import MatmulOnBlas
     from .conv_as_matmul import ConvAsMatmul
+    from .elementwise_groups import ElementwiseGroups
     from .int8_matmul import Int8MatmulOnVnni
     from .masks_per_consumer import MasksPerConsumer
     from .scalar_operands import ScalarOperands
@@ -44,6 +45,7 @@ def fusion_passes(blas="loops") -> list:
         relax.transform.AnnotateTIROpPattern(),
         TrailingReshapesAsViews,
         _fuse_ops_bounded,
+        ElementwiseGroups,
         relax.transform.FuseTIR(),
         relax.transform.DeadCodeElimination(),
     ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 
+import tvm_ffi
+
 from tvm import s_tir, tirx
 from tvm.ir import Op
 from tvm.ir.expr import Call, TensorLoad
@@ -59,7 +61,7 @@ class CPURule(ScheduleRule):
                 consumers = sch.get_consumers(block)
                 if worth_inlining(sch, block) and all(
                     fold_safe(sch, block, c) for c in consumers
-                ):
+                ) and not _grows_too_large(sch, block, consumers):
                     try:
                         sch.compute_inline(block)
                     except Exception:  # noqa: BLE001 - the schedule says why it cannot
@@ -191,6 +193,36 @@ _SMALL_EXPRESSION = 3
 _REUSED = 8
 
 
+# No consumer's stores grow past this many operations by inlining. Small
+# producers are inlined into every read, and a long chain of them each read
+# twice (a special function's series over a group of elementwise_groups)
+# made one store of 89,200 operations, which TIR's simplifier and CSE took
+# minutes over.
+LARGEST_EXPRESSION = 1024
+
+
+def _stores(block) -> list:
+    found: list = []
+    tvm_ffi.structural_walk(block.body, [(tirx.BufferStore, found.append)])
+    return found
+
+
+def _grows_too_large(sch: s_tir.Schedule, block, consumers) -> bool:
+    stmt = sch.get(block)
+    store = store_of(stmt)
+    if store is None or len(stmt.writes) != 1:
+        return False
+    size = operation_count(store.value)
+    written = stmt.writes[0].source
+    for consumer in consumers:
+        consumer = sch.get(consumer)
+        stores = _stores(consumer)
+        reads = sum(load.source.same_as(written) for s in stores for load in loads_in(s.value))
+        if sum(operation_count(s.value) for s in stores) + reads * size > LARGEST_EXPRESSION:
+            return True
+    return False
+
+
 def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
     if len(stmt.writes) != 1:
@@ -284,9 +316,11 @@ def _fuses_contiguously(sch: s_tir.Schedule, block, loops, lanes: int) -> bool:
 
 
 def _loads_of(block, buffer) -> int:
-    """How many times `block`'s store loads `buffer`."""
-    store = store_of(block)
-    return 0 if store is None else sum(load.source.same_as(buffer) for load in loads_in(store.value))
+    """How many times a store of `block` loads `buffer`, at most. A block
+    that stores several results (joined_outputs) computes them in one loop
+    body, where the copies of an inlined value in different stores are one
+    common subexpression."""
+    return max((sum(load.source.same_as(buffer) for load in loads_in(store.value)) for store in _stores(block)), default=0)
 
 
 def _adds_floats(sch: s_tir.Schedule, block) -> bool:
