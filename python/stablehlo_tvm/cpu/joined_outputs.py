@@ -110,34 +110,35 @@ def join_output_blocks(func: tirx.PrimFunc) -> tirx.PrimFunc:
     base = last.block
     indices = [v.var for v in base.iter_vars]
     values: dict = {}  # a joined result -> its value at `indices`
+    # Loads of a joined result at other indices than its own (an exception
+    # raised in a structural_map callback reaches here as a RuntimeError).
+    elsewhere: list = []
 
     def substituted(load):
         value = values.get(load.source)
         if value is None:
             return load
         if len(load.indices) != len(indices) or any(not i.same_as(v) for i, v in zip(load.indices, indices)):
-            raise _NotElementwise
+            elsewhere.append(load)
+            return load
         return value
 
     stores, reads, writes = [], [], []
-    try:
-        for position in joined:
-            block = _nest(statements[position])[1].block
-            table = {v.var: b.var for v, b in zip(block.iter_vars, base.iter_vars)}
+    for position in joined:
+        block = _nest(statements[position])[1].block
+        table = {v.var: b.var for v, b in zip(block.iter_vars, base.iter_vars)}
 
-            def renamed(node, table=table):
-                return tvm_ffi.structural_map(node, [(tirx.Var, lambda var: table.get(var, var))])
+        def renamed(node, table=table):
+            return tvm_ffi.structural_map(node, [(tirx.Var, lambda var: table.get(var, var))])
 
-            store = renamed(block.body)
-            value = tvm_ffi.structural_map(store.value, [(TensorLoad, substituted)])
-            if operation_count(value) > LARGEST_EXPRESSION:
-                return func
-            values[store.buffer] = value
-            stores.append(tirx.BufferStore(store.buffer, value, store.indices))
-            reads += [renamed(r) for r in block.reads if r.source not in values]
-            writes += [renamed(w) for w in block.writes]
-    except _NotElementwise:
-        return func
+        store = renamed(block.body)
+        value = tvm_ffi.structural_map(store.value, [(TensorLoad, substituted)])
+        if elsewhere or operation_count(value) > LARGEST_EXPRESSION:
+            return func
+        values[store.buffer] = value
+        stores.append(tirx.BufferStore(store.buffer, value, store.indices))
+        reads += [renamed(r) for r in block.reads if r.source not in values]
+        writes += [renamed(w) for w in block.writes]
     block = s_tir.SBlock(base.iter_vars, reads, writes, base.name_hint, tirx.SeqStmt(stores), annotations=base.annotations)
     stmt = s_tir.SBlockRealize(last.iter_values, last.predicate, block)
     for loop in reversed(last_loops):
@@ -149,14 +150,10 @@ def join_output_blocks(func: tirx.PrimFunc) -> tirx.PrimFunc:
         root.block.reads,
         root.block.writes,
         root.block.name_hint,
-        tirx.SeqStmt(kept),
+        kept[0] if len(kept) == 1 else tirx.SeqStmt(kept),
         root.block.init,
         root.block.alloc_buffers,
         root.block.match_buffers,
         root.block.annotations,
     )
     return func.with_body(s_tir.SBlockRealize(root.iter_values, root.predicate, body))
-
-
-class _NotElementwise(Exception):
-    """A joined result read at other indices than its own."""
