@@ -75,3 +75,35 @@ func.func @nested(%x: tensor<f32>, %w: tensor<2048xf32>) -> tensor<f32> {
   }
   return %r#1 : tensor<f32>
 }
+
+// A transcendental function of a small invariant (256 phases) is worth a
+// buffer: its exp leaves the loop with the multiply it reads; a cheap op
+// of the same size that no moved op reads stays.
+// CHECK-LABEL: func @phases
+// CHECK: %[[M:.*]] = stablehlo.multiply %arg1, %arg1 : tensor<256xf32>
+// CHECK: %[[E:.*]] = stablehlo.exponential %[[M]]
+// CHECK: stablehlo.while
+// CHECK: do
+// CHECK: stablehlo.add %arg1, %arg1 : tensor<256xf32>
+// CHECK: stablehlo.multiply %{{.*}}, %[[E]]
+// CHECK-NOT: stablehlo.exponential
+// CHECK: return
+func.func @phases(%x: tensor<256xf32>, %p: tensor<256xf32>) -> tensor<256xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %v = %x, %pi = %p) : tensor<i32>, tensor<256xf32>, tensor<256xf32>
+   cond {
+    %n = stablehlo.constant dense<50> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %sq = stablehlo.multiply %pi, %pi : tensor<256xf32>
+    %e = stablehlo.exponential %sq : tensor<256xf32>
+    %twice = stablehlo.add %pi, %pi : tensor<256xf32>
+    %s = stablehlo.add %v, %twice : tensor<256xf32>
+    %v1 = stablehlo.multiply %s, %e : tensor<256xf32>
+    stablehlo.return %i1, %v1, %pi : tensor<i32>, tensor<256xf32>, tensor<256xf32>
+  }
+  return %r#1 : tensor<256xf32>
+}

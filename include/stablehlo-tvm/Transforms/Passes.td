@@ -557,12 +557,16 @@ def HoistLoopInvariants : Pass<"stablehlo-hoist-loop-invariants",
     whose operands are all defined outside the loop, and which has no
     effects, computes the same value in every iteration and moves before
     the loop, in order, so that chains move whole (a weight's slice, its
-    reshape, a transpose of an embedding). Not moved: ops that read and
-    write fewer than 1024 elements (inside a loop they cost less than a
-    buffer made per call and handed in); ops without operands (constants,
-    iotas) and broadcasts, which cost nothing where they fuse into their
-    users and a whole tensor where they do not; loops and branches, which
-    need not end or be taken.
+    reshape, a transpose of an embedding), when it is worth a buffer made
+    per call and handed in, or feeds one that is. Worth it: an op that
+    reads or writes 1024 elements or more, or 16 or more when it evaluates
+    a transcendental function per element (exp, log, trigonometric, tanh,
+    logistic, cbrt, atan2, power: a solver's constant phases). Not moved
+    on their own: smaller ops, which cost less inside a loop than that
+    buffer, and broadcasts, which cost nothing where they fuse into their
+    users and a whole tensor where they do not. Never moved: ops without
+    operands (constants, iotas: copied where a moved op reads them); loops
+    and branches, which need not end or be taken.
 
     ```mlir
     %r:2 = stablehlo.while(%i = %c0, %w = %weights) ... do {
