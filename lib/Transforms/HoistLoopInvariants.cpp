@@ -97,19 +97,19 @@ bool movable(Operation *op) {
          isMemoryEffectFree(op);
 }
 
-/// Whether `op` is worth a buffer of its own, computed before the loop.
-/// Broadcasts are not: they cost nothing where they fuse into their users
-/// and a whole tensor where they do not (they move with a user that does).
-bool worthHoisting(Operation *op) {
-  if (isa<stablehlo::BroadcastInDimOp>(op))
-    return false;
+/// The most elements `op` reads or writes, -1 when a shape is not static.
+int64_t elementsOf(Operation *op) {
   int64_t operands = largestOf(op->getOperandTypes());
   int64_t results = largestOf(op->getResultTypes());
-  if (operands < 0 || results < 0)
-    return false;
-  int64_t elements = std::max(operands, results);
-  return elements >= kMinHoistedElements ||
-         (isTranscendental(op) && elements >= kMinHoistedTranscendentals);
+  return operands < 0 || results < 0 ? -1 : std::max(operands, results);
+}
+
+/// Whether `op` is worth a buffer of its own, computed before the loop,
+/// once its operands are there. Broadcasts are not: they cost nothing where
+/// they fuse into their users and a whole tensor where they do not.
+bool largeEnough(Operation *op) {
+  return !isa<stablehlo::BroadcastInDimOp>(op) &&
+         elementsOf(op) >= kMinHoistedElements;
 }
 
 /// An op without operands or effects (a constant, an iota): computed
@@ -120,40 +120,50 @@ bool isConstantLike(Operation *op) {
 }
 
 /// Moves the ops of `region` (its block, in order) that use nothing
-/// defined inside `loop` but constants and one another, and that are worth
-/// it or feed one that is, before it; a constant they use is copied there
-/// (the loop's own users keep theirs).
+/// defined inside `loop` but constants, and are worth it, before it; a
+/// constant they use is copied there (the loop's own users keep theirs).
+/// Worth it: an op large enough whose operands are already outside, and a
+/// transcendental function of an invariant with all the invariant ops it
+/// reads (broadcasts and small ops included: the chain from a constant to
+/// the exp of it moves whole).
 void hoist(Region &region, stablehlo::WhileOp loop) {
   auto outside = [&](Value value) {
     return !loop->isAncestor(value.getParentRegion()->getParentOp());
   };
-  llvm::SetVector<Operation *> invariant;
-  auto available = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    return outside(value) || isConstantLike(def) || invariant.contains(def);
-  };
-  for (Operation &op : region.front()) {
-    if (!movable(&op) || !llvm::all_of(op.getOperands(), available))
-      continue;
+  auto usesOnlyOutside = [&](Operation &op) {
     llvm::SetVector<Value> used;
     getUsedValuesDefinedAbove(op.getRegions(), used);
-    if (llvm::all_of(used, outside))
+    return llvm::all_of(used, outside);
+  };
+  // Invariant: computed alike in every iteration.
+  llvm::SetVector<Operation *> invariant;
+  for (Operation &op : region.front()) {
+    auto available = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return outside(value) || isConstantLike(def) || invariant.contains(def);
+    };
+    if (movable(&op) && llvm::all_of(op.getOperands(), available) &&
+        usesOnlyOutside(op))
       invariant.insert(&op);
   }
-  // Users come after their operands: walking back, an op moves when it is
-  // worth it or a user that moves reads it.
-  llvm::SmallPtrSet<Operation *, 16> moved;
+  // Users come after their operands: walking back, an op is pulled out
+  // when it is a transcendental function worth it or a pulled op reads it.
+  llvm::SmallPtrSet<Operation *, 16> pulled;
   for (Operation *op : llvm::reverse(invariant))
-    if (worthHoisting(op) || llvm::any_of(op->getUsers(), [&](Operation *user) {
-          return moved.contains(user);
-        }))
-      moved.insert(op);
+    if ((isTranscendental(op) &&
+         elementsOf(op) >= kMinHoistedTranscendentals) ||
+        llvm::any_of(op->getUsers(),
+                     [&](Operation *user) { return pulled.contains(user); }))
+      pulled.insert(op);
   OpBuilder builder(loop);
   for (Operation *op : invariant) {
-    if (!moved.contains(op))
+    bool ready = llvm::all_of(op->getOperands(), [&](Value value) {
+      return outside(value) || isConstantLike(value.getDefiningOp());
+    });
+    if (!pulled.contains(op) && !(largeEnough(op) && ready))
       continue;
     for (OpOperand &operand : op->getOpOperands())
-      if (!outside(operand.get()) && !moved.contains(operand.get().getDefiningOp()))
+      if (!outside(operand.get()))
         operand.set(builder.clone(*operand.get().getDefiningOp())->getResult(
             cast<OpResult>(operand.get()).getResultNumber()));
     op->moveBefore(loop);
