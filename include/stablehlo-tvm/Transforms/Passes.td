@@ -558,15 +558,15 @@ def HoistLoopInvariants : Pass<"stablehlo-hoist-loop-invariants",
     effects, computes the same value in every iteration and moves before
     the loop, in order, so that chains move whole (a weight's slice, its
     reshape, a transpose of an embedding), when it is worth a buffer made
-    per call and handed in, or feeds one that is. Worth it: an op that
-    reads or writes 1024 elements or more, or 16 or more when it evaluates
-    a transcendental function per element (exp, log, trigonometric, tanh,
-    logistic, cbrt, atan2, power: a solver's constant phases). Not moved
-    on their own: smaller ops, which cost less inside a loop than that
-    buffer, and broadcasts, which cost nothing where they fuse into their
-    users and a whole tensor where they do not. Never moved: ops without
-    operands (constants, iotas: copied where a moved op reads them); loops
-    and branches, which need not end or be taken.
+    per call and handed in: it reads or writes 1024 elements or more
+    (smaller ops cost less inside a loop than that buffer). Broadcasts are
+    not: they cost nothing where they fuse into their users and a whole
+    tensor where they do not. A transcendental function per element (exp,
+    log, trigonometric, tanh, logistic, cbrt, atan2, power) is worth it
+    from 16 elements (a solver's constant phases), and moves with every
+    invariant op it reads, broadcasts and small ops included. Never moved:
+    ops without operands (constants, iotas: copied where a moved op reads
+    them); loops and branches, which need not end or be taken.
 
     ```mlir
     %r:2 = stablehlo.while(%i = %c0, %w = %weights) ... do {
