@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 import tvm_ffi
-
 from tvm import s_tir, tirx
 from tvm.ir import Op
 from tvm.ir.expr import Call, TensorLoad
@@ -208,6 +207,8 @@ def _stores(block) -> list:
 
 
 def _grows_too_large(sch: s_tir.Schedule, block, consumers) -> bool:
+    """Whether inlining `block` would make a consumer's stores larger than
+    LARGEST_EXPRESSION (every copy counted: what TIR's passes then walk)."""
     stmt = sch.get(block)
     store = store_of(stmt)
     if store is None or len(stmt.writes) != 1:
