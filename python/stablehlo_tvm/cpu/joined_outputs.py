@@ -61,8 +61,8 @@ def _readers(statements: list) -> dict:
 def _joinable(statements: list, outputs: set) -> list:
     """The positions of the most result stores of one domain that can be
     one block: each read, if at all, only by stores among them."""
-    readers = _readers(statements)
     by_domain: dict = {}
+    written: dict = {}  # position -> the result it stores
     for position, stmt in enumerate(statements):
         nest = _nest(stmt)
         if nest is None:
@@ -74,15 +74,19 @@ def _joinable(statements: list, outputs: set) -> list:
         domain = tuple(int(l.extent) if isinstance(l.extent, tirx.IntImm) else None for l in loops)
         if None not in domain:
             by_domain.setdefault(domain, []).append(position)
+            written[position] = block.writes[0].source
+    candidates = [positions for positions in by_domain.values() if len(positions) > 1]
+    if not candidates:
+        return []  # most functions: one result (their readers not walked)
+    readers = _readers(statements)
     best: list = []
-    for positions in by_domain.values():
+    for positions in candidates:
         chosen = set(positions)
         changed = True
         while changed:  # a store read outside the set leaves it, and so may what it reads
             changed = False
             for position in sorted(chosen):
-                written = _nest(statements[position])[1].block.writes[0].source
-                if not readers.get(written, set()) <= chosen:
+                if not readers.get(written[position], set()) <= chosen:
                     chosen.discard(position)
                     changed = True
         if len(chosen) > len(best):
