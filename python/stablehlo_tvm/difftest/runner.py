@@ -85,6 +85,10 @@ def normwise_mismatches(actual: np.ndarray, expected: np.ndarray, tolerance: flo
 
 
 def _subnormal(x: np.ndarray) -> np.ndarray:
+    """Values XLA:CPU flushes: subnormal in their own type or, for types
+    narrower than float32, in float32, which XLA computes them in (2^-127,
+    f8E8M0FNU's smallest value, is a float32 subnormal: flushed to zero,
+    which that type cannot hold, it becomes NaN)."""
     out = np.zeros(x.shape, dtype=bool)
     if not _is_float(x):
         return out
@@ -92,6 +96,8 @@ def _subnormal(x: np.ndarray) -> np.ndarray:
 
     for p in _parts(x):
         tiny = float(ml_dtypes.finfo(p.dtype).smallest_normal)
+        if p.dtype.itemsize < 4:
+            tiny = max(tiny, float(np.finfo(np.float32).smallest_normal))
         v = np.abs(p.astype(np.float64))
         out |= (v > 0) & (v < tiny)
     return out
