@@ -420,6 +420,9 @@ struct DivisionByConstant : OpRewritePattern<stablehlo::DivOp> {
 /// and infinities, as the subtraction. TVM's arithmetic simplifier folds
 /// x - x to 0 outright (it does not fold x * 0), which loses the NaN; JAX
 /// writes it wherever stop_gradient(x) meets x (x - stop_gradient(x)).
+/// A complex x takes it part by part: a complex product by 0 would mix an
+/// infinite part's NaN into the other part (x - x is 0 + NaN i for
+/// x = 1 + inf i).
 struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(stablehlo::SubtractOp op,
@@ -428,20 +431,28 @@ struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
     if (op.getLhs() != op.getRhs() || !type || !type.hasStaticShape() ||
         !isa<FloatType, ComplexType>(type.getElementType()))
       return failure();
-    Attribute zero;
-    if (auto complex = dyn_cast<ComplexType>(type.getElementType())) {
-      auto part = rewriter.getFloatAttr(complex.getElementType(), 0.0);
-      zero = DenseElementsAttr::get(
-          type, std::complex<APFloat>(part.getValue(), part.getValue()));
-    } else {
-      zero = DenseElementsAttr::get(
-          type, rewriter.getFloatAttr(type.getElementType(), 0.0));
+    Location loc = op.getLoc();
+    auto timesZeroPlusZero = [&](Value x) -> Value {
+      auto real = cast<RankedTensorType>(x.getType());
+      auto zero = DenseElementsAttr::get(
+          real, rewriter.getFloatAttr(real.getElementType(), 0.0));
+      Value zeros = stablehlo::ConstantOp::create(rewriter, loc,
+                                                  cast<ElementsAttr>(zero));
+      Value product = stablehlo::MulOp::create(rewriter, loc, x, zeros);
+      return stablehlo::AddOp::create(rewriter, loc, product, zeros);
+    };
+    Value x = op.getLhs();
+    if (!isa<ComplexType>(type.getElementType())) {
+      rewriter.replaceOp(op, timesZeroPlusZero(x));
+      return success();
     }
-    Value zeros = stablehlo::ConstantOp::create(rewriter, op.getLoc(),
-                                                cast<ElementsAttr>(zero));
-    Value product = stablehlo::MulOp::create(rewriter, op.getLoc(),
-                                             op.getLhs(), zeros);
-    rewriter.replaceOpWithNewOp<stablehlo::AddOp>(op, product, zeros);
+    auto part = type.clone(cast<ComplexType>(type.getElementType())
+                               .getElementType());
+    Value re = timesZeroPlusZero(
+        stablehlo::RealOp::create(rewriter, loc, part, x));
+    Value im = timesZeroPlusZero(
+        stablehlo::ImagOp::create(rewriter, loc, part, x));
+    rewriter.replaceOpWithNewOp<stablehlo::ComplexOp>(op, type, re, im);
     return success();
   }
 };
@@ -458,6 +469,22 @@ struct SelectOfOneValue : OpRewritePattern<stablehlo::SelectOp> {
         op.getOnTrue().getType() != op.getType())
       return failure();
     rewriter.replaceOp(op, op.getOnTrue());
+    return success();
+  }
+};
+
+/// minimum(x, x) and maximum(x, x) are x (NaN included). Left for later,
+/// a complex one becomes selects between a part and itself, which TVM folds
+/// after this pass, so the x - min(x, x) behind it became 0 where x has an
+/// infinite part.
+template <typename OpTy>
+struct ExtremumOfOneValue : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getLhs() != op.getRhs() || op.getLhs().getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, op.getLhs());
     return success();
   }
 };
@@ -672,6 +699,8 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
                  DivisionByConstant,
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
+                 ExtremumOfOneValue<stablehlo::MinOp>,
+                 ExtremumOfOneValue<stablehlo::MaxOp>,
                  ConstantsIntoBodies, ClampAsExtrema,
                  BooleanContraction<stablehlo::DotGeneralOp>,
                  BooleanContraction<stablehlo::ConvolutionOp>, ApproxTopKAsSort>(

@@ -218,6 +218,42 @@ func.func @self_subtraction(%x: tensor<3xf32>, %y: tensor<3xf32>, %i: tensor<3xi
 
 // -----
 
+// A complex x - x part by part: 0 + NaN i for x = 1 + inf i, where a
+// complex product by 0 would make both parts NaN.
+// CHECK-LABEL: func @complex_self_subtraction
+// CHECK-DAG: %[[RE:.*]] = stablehlo.real %arg0
+// CHECK-DAG: %[[IM:.*]] = stablehlo.imag %arg0
+// CHECK-DAG: %[[PR:.*]] = stablehlo.multiply %[[RE]], %{{.*}} : tensor<2xf32>
+// CHECK-DAG: %[[PI:.*]] = stablehlo.multiply %[[IM]], %{{.*}} : tensor<2xf32>
+// CHECK-DAG: %[[SR:.*]] = stablehlo.add %[[PR]], %{{.*}} : tensor<2xf32>
+// CHECK-DAG: %[[SI:.*]] = stablehlo.add %[[PI]], %{{.*}} : tensor<2xf32>
+// CHECK: stablehlo.complex %[[SR]], %[[SI]]
+// CHECK-NOT: stablehlo.subtract
+func.func @complex_self_subtraction(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = stablehlo.subtract %x, %x : tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+// minimum(x, x) and maximum(x, x) are x, so the x - minimum(x, x) behind
+// them is a self-subtraction that keeps its NaN parts.
+// CHECK-LABEL: func @extremum_of_one_value
+// CHECK-NOT: stablehlo.minimum
+// CHECK-NOT: stablehlo.maximum
+// CHECK: stablehlo.complex
+// CHECK: %[[M:.*]] = stablehlo.minimum %arg1, %arg2
+// CHECK: return %{{.*}}, %arg1, %[[M]]
+func.func @extremum_of_one_value(%x: tensor<2xcomplex<f32>>, %i: tensor<2xi32>, %j: tensor<2xi32>) -> (tensor<2xcomplex<f32>>, tensor<2xi32>, tensor<2xi32>) {
+  %0 = stablehlo.minimum %x, %x : tensor<2xcomplex<f32>>
+  %1 = stablehlo.subtract %x, %0 : tensor<2xcomplex<f32>>
+  %2 = stablehlo.maximum %i, %i : tensor<2xi32>
+  %3 = stablehlo.minimum %i, %j : tensor<2xi32>
+  return %1, %2, %3 : tensor<2xcomplex<f32>>, tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
 // select(c, x, x) is x, so that the x - x behind it keeps its NaN for
 // infinite x (TVM's simplifier would fold both, the subtraction to 0).
 // CHECK-LABEL: func @select_of_one_value
