@@ -58,6 +58,12 @@ class Case:
     # norm-wise, within this times the largest magnitude of XLA's result,
     # which is what FFT algorithms promise (not ULPs per element).
     norm_tolerance: float | None = None
+    # (args, flat positions) -> per position, the relative error (in
+    # epsilons of the type) that evaluating the op in the type necessarily
+    # carries: where the result is ill-conditioned in an intermediate that
+    # must be rounded (y log x of a complex power), either side may land
+    # anywhere within it.
+    rounding_bound: Callable | None = None
     # Why XLA:CPU must not run the case (it would corrupt the process);
     # such a case is judged against its exact `model` alone.
     xla_unsafe: str | None = None
@@ -283,7 +289,34 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
         _attach_models(case, t, body.lines, r, ["%a0", "%a1"])
     elif t.kind in ("float", "complex") and not exact:
         _attach_precise(case, body.lines, r, ["%a0", "%a1"], composite=False)
+        if op == "power" and t.kind == "complex":
+            case.rounding_bound = _complex_power_bound
     return case
+
+
+def _complex_power_bound(args: list[np.ndarray], flat: list[int]) -> list[float]:
+    """x^y = exp(y log x): log x's parts are rounded (half an ULP each at
+    best), and the product w = y log x and its parts once more, so any
+    evaluation in the type has w off by (|c| + |d|) (ulp(log|x|) +
+    ulp(arg x)) / 2 + (ulp(Re w) + ulp(Im w)) / 2 for y = c + di: the
+    result's relative error (exp turns w's absolute error into a relative
+    one), here in epsilons, with 4 for exp, cos and sin themselves."""
+    x, y = args[0].reshape(-1), args[1].reshape(-1)
+    real = np.finfo(args[0].dtype).dtype
+    eps = float(np.finfo(real).eps)
+    out = []
+    with np.errstate(all="ignore"):
+        for k in flat:
+            a, b = complex(x[k]), complex(y[k])
+            if a == 0 or not (np.isfinite(a) and np.isfinite(b)):
+                out.append(0.0)
+                continue
+            log_modulus, angle = np.log(abs(a)), np.angle(a)
+            w = b * complex(log_modulus, angle)
+            ulp = lambda v: float(np.spacing(real.type(abs(v)))) / eps
+            bound = (abs(b.real) + abs(b.imag)) * (ulp(log_modulus) + ulp(angle)) / 2 + (ulp(w.real) + ulp(w.imag)) / 2 + 4
+            out.append(bound if np.isfinite(bound) else 0.0)
+    return out
 
 
 _DIRECTIONS = ["EQ", "NE", "GE", "GT", "LE", "LT"]
