@@ -58,12 +58,11 @@ class Case:
     # norm-wise, within this times the largest magnitude of XLA's result,
     # which is what FFT algorithms promise (not ULPs per element).
     norm_tolerance: float | None = None
-    # (args, flat positions) -> per position, the relative error (in
-    # epsilons of the type) that evaluating the op in the type necessarily
-    # carries: where the result is ill-conditioned in an intermediate that
-    # must be rounded (y log x of a complex power), either side may land
-    # anywhere within it.
-    rounding_bound: Callable | None = None
+    # What an evaluation in the type must round that the result is
+    # ill-conditioned in (y log x of a complex power), and (args, flat
+    # positions) -> per position, the relative error (in epsilons of the
+    # type) that rounding implies: either side may land anywhere within it.
+    rounding_bound: tuple[str, Callable] | None = None
     # Why XLA:CPU must not run the case (it would corrupt the process);
     # such a case is judged against its exact `model` alone.
     xla_unsafe: str | None = None
@@ -251,7 +250,30 @@ def gen_unary(rng: Rng, op: str | None = None) -> Case:
         _attach_models(case, t, body.lines, r, ["%a0"])
     elif spec.reference is not None:
         _attach_precise(case, body.lines, r, ["%a0"], composite=False)
+        if op == "chlo.digamma":
+            case.rounding_bound = ("the reflection psi(1 - x) - pi cot(pi x)", _digamma_reflection_bound)
     return case
+
+
+def _digamma_reflection_bound(args: list[np.ndarray], flat: list[int]) -> list[float]:
+    """Below 1/2, psi(x) = psi(1 - x) - pi cot(pi x): each term rounded in
+    the type (half an ULP, an ULP for the cotangent), the difference off by
+    that much, relative to psi(x) itself where the terms cancel. 0 (no
+    bound) from 1/2 on."""
+    import mpmath
+
+    x = args[0].reshape(-1)
+    eps = float(np.finfo(x.dtype).eps)
+    out = []
+    for k in flat:
+        v = float(x[k])
+        if not (np.isfinite(v) and v < 0.5) or v == np.floor(v):
+            out.append(0.0)
+            continue
+        terms = abs(float(mpmath.digamma(1 - v))) + abs(float(mpmath.pi * mpmath.cot(mpmath.pi * v)))
+        value = abs(float(mpmath.digamma(v)))
+        out.append(2 * terms / value + 4 if value > 0 else 0.0)
+    return out
 
 
 def _integer_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -290,7 +312,7 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
     elif t.kind in ("float", "complex") and not exact:
         _attach_precise(case, body.lines, r, ["%a0", "%a1"], composite=False)
         if op == "power" and t.kind == "complex":
-            case.rounding_bound = _complex_power_bound
+            case.rounding_bound = ("y log x", _complex_power_bound)
     return case
 
 
