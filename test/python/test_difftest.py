@@ -139,6 +139,28 @@ def test_division_by_zero_in_a_region_body_does_not_trap():
     _against_xla(text, x, y, s, t)
 
 
+@pytest.mark.parametrize("element", ["ui8", "ui16", "i32", "i64"])
+def test_division_by_a_provably_zero_divisor_builds(element):
+    """x / (y - y) and x % (y - y): the divisor TVM proves 0. A selected
+    safe divisor was folded to that 0 in the branch that assumes it is not
+    (TVM's constant folder then refuses the build); the nudged one is 1
+    there. INT_MIN / -1 and INT_MIN % -1 too, and ordinary quotients."""
+    text = f"""func.func @main(%x: tensor<6x{element}>, %y: tensor<6x{element}>) -> (tensor<6x{element}>, tensor<6x{element}>, tensor<6x{element}>, tensor<6x{element}>) {{
+      %n = stablehlo.not %x : tensor<6x{element}>
+      %z = stablehlo.subtract %y, %y : tensor<6x{element}>
+      %q = stablehlo.divide %n, %z : tensor<6x{element}>
+      %r = stablehlo.remainder %n, %z : tensor<6x{element}>
+      %d = stablehlo.divide %x, %y : tensor<6x{element}>
+      %m = stablehlo.remainder %x, %y : tensor<6x{element}>
+      return %q, %r, %d, %m : tensor<6x{element}>, tensor<6x{element}>, tensor<6x{element}>, tensor<6x{element}>
+    }}"""
+    dtype = np.dtype({"ui8": np.uint8, "ui16": np.uint16, "i32": np.int32, "i64": np.int64}[element])
+    info = np.iinfo(dtype)
+    x = np.array([7, 0, info.max, info.min, info.min, 9], dtype)
+    y = np.array([0, 3, 7, np.array(-1).astype(dtype), 2, 0], dtype)
+    _against_xla(text, x, y)
+
+
 def test_float_remainder_and_unsigned_shift_in_region_bodies():
     text = """func.func @main(%x: tensor<5xf64>, %y: tensor<5xf64>, %n: tensor<5xi32>) -> (tensor<5xf64>, tensor<5xi32>) {
       %0 = "stablehlo.map"(%x, %y) ({

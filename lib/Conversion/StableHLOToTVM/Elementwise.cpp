@@ -25,7 +25,12 @@ bool isBoolTensor(Type type) {
 /// The divisor of an integer x / y or x % y, made safe for the hardware,
 /// which traps on y == 0 and on INT_MIN / -1: both become 1 (and x / 1, x % 1
 /// are what XLA gives for the overflow case). `isZero` marks y == 0, whose
-/// result the caller selects.
+/// result the caller selects. The divisor is nudged arithmetically (y plus
+/// the flags), not selected: TVM simplifies a select's branches under its
+/// condition, and where y is provably 0 (x - x) the branch that assumes
+/// y != 0 folds the division by 0 itself, which TVM's constant folder
+/// refuses. x == INT_MIN is spelled as "no bit but the sign", as in region
+/// bodies (integerDivision in ScalarBody.cpp).
 struct SafeDivisor {
   Value divisor;
   Value isZero;
@@ -41,20 +46,29 @@ SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
     return splatConstant(builder, loc, type,
                          builder.getIntegerAttr(intType, value), y);
   };
-  Value isZero = tvm::EqualOp::create(builder, loc, boolType, y,
-                                      splat(APInt::getZero(width)));
-  Value unsafe = isZero;
+  auto asInteger = [&](Value flag) -> Value {
+    return tvm::AsTypeOp::create(builder, loc, type, flag,
+                                 TypeAttr::get(intType));
+  };
+  Value zero = splat(APInt::getZero(width));
+  Value isZero = tvm::EqualOp::create(builder, loc, boolType, y, zero);
+  Value divisor =
+      tvm::AddOp::create(builder, loc, type, y, asInteger(isZero));
   if (!intType.isUnsigned()) {
-    Value isMin = tvm::EqualOp::create(builder, loc, boolType, x,
-                                       splat(APInt::getSignedMinValue(width)));
+    Value low = tvm::BitwiseAndOp::create(
+        builder, loc, type, x, splat(APInt::getSignedMaxValue(width)));
+    Value isMin = tvm::LogicalAndOp::create(
+        builder, loc, boolType,
+        tvm::EqualOp::create(builder, loc, boolType, low, zero),
+        tvm::NotEqualOp::create(builder, loc, boolType, x, zero));
     Value isMinusOne = tvm::EqualOp::create(builder, loc, boolType, y,
                                             splat(APInt::getAllOnes(width)));
-    Value overflow =
-        tvm::LogicalAndOp::create(builder, loc, boolType, isMin, isMinusOne);
-    unsafe = tvm::LogicalOrOp::create(builder, loc, boolType, isZero, overflow);
+    Value overflow = asInteger(
+        tvm::LogicalAndOp::create(builder, loc, boolType, isMin, isMinusOne));
+    divisor = tvm::AddOp::create(
+        builder, loc, type, divisor,
+        tvm::AddOp::create(builder, loc, type, overflow, overflow));
   }
-  Value divisor = tvm::WhereOp::create(builder, loc, type, unsafe,
-                                       splat(APInt(width, 1)), y);
   return {divisor, isZero};
 }
 

@@ -167,19 +167,24 @@ func.func @complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 // -----
 
 // Integer division never divides by 0 or INT_MIN by -1: x / 0 = -1 and
-// INT_MIN / -1 = INT_MIN, as XLA computes them.
+// INT_MIN / -1 = INT_MIN, as XLA computes them. The divisor is nudged by
+// the flags (0 -> 1, -1 -> 1 where x is INT_MIN), not selected: TVM would
+// fold a selected one under the select's condition.
 // CHECK-LABEL: func @divide_signed
 func.func @divide_signed(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   // CHECK: %[[ONES:.*]] = tvm.constant dense<-1> : tensor<i32>
   // CHECK: %[[ALLONES:.*]] = tvm.broadcast_to %[[ONES]]
-  // CHECK: %[[ZERO:.*]] = tvm.constant dense<0> : tensor<i32>
   // CHECK: %[[ISZERO:.*]] = tvm.equal %arg1, %{{.*}}
-  // CHECK: %[[MIN:.*]] = tvm.constant dense<-2147483648> : tensor<i32>
-  // CHECK: %[[ISMIN:.*]] = tvm.equal %arg0, %{{.*}}
+  // CHECK: %[[Z:.*]] = tvm.astype %[[ISZERO]] {dtype = i32}
+  // CHECK: %[[NUDGED:.*]] = tvm.add %arg1, %[[Z]]
+  // CHECK: %[[MAX:.*]] = tvm.constant dense<2147483647> : tensor<i32>
+  // CHECK: %[[LOW:.*]] = tvm.bitwise_and %arg0, %{{.*}}
+  // CHECK: %[[ISMIN:.*]] = tvm.logical_and
   // CHECK: %[[ISM1:.*]] = tvm.equal %arg1, %{{.*}}
   // CHECK: %[[OVF:.*]] = tvm.logical_and %[[ISMIN]], %[[ISM1]]
-  // CHECK: %[[UNSAFE:.*]] = tvm.logical_or %[[ISZERO]], %[[OVF]]
-  // CHECK: %[[SAFE:.*]] = tvm.where %[[UNSAFE]], %{{.*}}, %arg1
+  // CHECK: %[[O:.*]] = tvm.astype %[[OVF]] {dtype = i32}
+  // CHECK: %[[TWICE:.*]] = tvm.add %[[O]], %[[O]]
+  // CHECK: %[[SAFE:.*]] = tvm.add %[[NUDGED]], %[[TWICE]]
   // CHECK: %[[Q:.*]] = tvm.divide %arg0, %[[SAFE]]
   // CHECK: %[[R:.*]] = tvm.where %[[ISZERO]], %[[ALLONES]], %[[Q]]
   // CHECK: return %[[R]]
@@ -194,7 +199,8 @@ func.func @divide_unsigned(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8
   // CHECK-DAG: tvm.constant dense<255> : tensor<ui8>
   // CHECK-NOT: tvm.logical_and
   // CHECK: %[[ISZERO:.*]] = tvm.equal %arg1
-  // CHECK: %[[SAFE:.*]] = tvm.where %[[ISZERO]], %{{.*}}, %arg1
+  // CHECK: %[[Z:.*]] = tvm.astype %[[ISZERO]] {dtype = ui8}
+  // CHECK: %[[SAFE:.*]] = tvm.add %arg1, %[[Z]]
   // CHECK: %[[Q:.*]] = tvm.divide %arg0, %[[SAFE]]
   // CHECK: tvm.where %[[ISZERO]], %{{.*}}, %[[Q]]
   %0 = stablehlo.divide %x, %y : tensor<4xui8>
