@@ -473,6 +473,34 @@ struct SelectOfOneValue : OpRewritePattern<stablehlo::SelectOp> {
   }
 };
 
+/// Float (and complex) select(c, a, b) - b as select(c, a - b, b - b), and
+/// select(c, a, b) - a as select(c, a - a, b - a): TVM's simplifier makes
+/// the same move with b - b as 0, which loses the NaN of an infinite b;
+/// here the self-subtraction is SelfSubtraction's, which keeps it.
+struct SubtractionOfSelectArm : OpRewritePattern<stablehlo::SubtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(stablehlo::SubtractOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto select = op.getLhs().getDefiningOp<stablehlo::SelectOp>();
+    if (!type || !isa<FloatType, ComplexType>(type.getElementType()) ||
+        !select || select.getType() != type ||
+        select.getOnTrue() == select.getOnFalse()) // SelectOfOneValue's
+      return failure();
+    Value arm = op.getRhs();
+    if (arm != select.getOnTrue() && arm != select.getOnFalse())
+      return failure();
+    Location loc = op.getLoc();
+    Value onTrue = stablehlo::SubtractOp::create(rewriter, loc,
+                                                 select.getOnTrue(), arm);
+    Value onFalse = stablehlo::SubtractOp::create(rewriter, loc,
+                                                  select.getOnFalse(), arm);
+    rewriter.replaceOpWithNewOp<stablehlo::SelectOp>(
+        op, type, select.getPred(), onTrue, onFalse);
+    return success();
+  }
+};
+
 /// minimum(x, x) and maximum(x, x) are x (NaN included). Left for later,
 /// a complex one becomes selects between a part and itself, which TVM folds
 /// after this pass, so the x - min(x, x) behind it became 0 where x has an
@@ -699,6 +727,7 @@ struct SimplifyPass : impl::SimplifyBase<SimplifyPass> {
                  PartOfReal<stablehlo::ImagOp, true>, PowerByConstant,
                  DivisionByConstant,
                  ElementwiseMapAsOps, SelectOfOneValue, SelfSubtraction,
+                 SubtractionOfSelectArm,
                  ExtremumOfOneValue<stablehlo::MinOp>,
                  ExtremumOfOneValue<stablehlo::MaxOp>,
                  ConstantsIntoBodies, ClampAsExtrema,

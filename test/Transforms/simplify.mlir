@@ -236,6 +236,26 @@ func.func @complex_self_subtraction(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomp
 
 // -----
 
+// select(c, a, b) - b as select(c, a - b, b - b), the self-subtraction
+// then kept NaN-preserving (TVM would make it 0); integers stay.
+// CHECK-LABEL: func @subtraction_of_select_arm
+// CHECK-DAG: %[[D:.*]] = stablehlo.subtract %arg1, %arg2 : tensor<3xf32>
+// CHECK-DAG: %[[P:.*]] = stablehlo.multiply %arg2, %{{.*}} : tensor<3xf32>
+// CHECK-DAG: %[[Z:.*]] = stablehlo.add %[[P]], %{{.*}} : tensor<3xf32>
+// CHECK: %[[S:.*]] = stablehlo.select %arg0, %[[D]], %[[Z]]
+// CHECK: %[[I:.*]] = stablehlo.select %arg0, %arg3, %arg4 : tensor<3xi1>, tensor<3xi32>
+// CHECK: %[[J:.*]] = stablehlo.subtract %[[I]], %arg4 : tensor<3xi32>
+// CHECK: return %[[S]], %[[J]]
+func.func @subtraction_of_select_arm(%c: tensor<3xi1>, %a: tensor<3xf32>, %b: tensor<3xf32>, %i: tensor<3xi32>, %j: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %0 = stablehlo.select %c, %a, %b : tensor<3xi1>, tensor<3xf32>
+  %1 = stablehlo.subtract %0, %b : tensor<3xf32>
+  %2 = stablehlo.select %c, %i, %j : tensor<3xi1>, tensor<3xi32>
+  %3 = stablehlo.subtract %2, %j : tensor<3xi32>
+  return %1, %3 : tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
 // minimum(x, x) and maximum(x, x) are x, so the x - minimum(x, x) behind
 // them is a self-subtraction that keeps its NaN parts.
 // CHECK-LABEL: func @extremum_of_one_value

@@ -296,6 +296,22 @@ def test_float_subtraction_of_a_value_from_itself_keeps_nan():
     np.testing.assert_array_equal(np.asarray(stablehlo_tvm.jit(f)(x)), np.asarray(jax.jit(f)(x)))
 
 
+def test_subtracting_a_selects_arm_keeps_nan():
+    """where(c, a, b) - b is NaN where b is infinite and c false (TVM's
+    simplifier makes it where(c, a - b, 0)); complex x - x and
+    x - minimum(x, x) keep each part's NaN apart."""
+
+    def f(a, b, z):
+        return jnp.where(a * a < b, a * a, b) - b, jnp.where(a > 0, a, b) - a, z - z, z - jnp.minimum(z, z)
+
+    a = np.array([1.0, -np.inf, np.inf, 2.0, np.nan], np.float32)
+    b = np.array([-np.inf, -np.inf, 0.5, np.inf, 1.0], np.float32)
+    z = np.array([complex(1, np.inf), complex(-np.inf, 2), complex(np.nan, 0), 3 - 4j, 0j], np.complex64)
+    for got, want in zip(stablehlo_tvm.jit(f)(a, b, z), jax.jit(f)(a, b, z)):
+        got, want = np.asarray(got), np.asarray(want)
+        assert not difftest.mismatches(got, want, exact=True).any(), (got, want)
+
+
 def test_cbrt_sinh_cosh_accuracy():
     x = np.array([6.98e36, -1.7e-45, 3e-39, -2.2e-5, 0.7, 25.0, 89.1, -89.3, -0.0], np.float32)
 
