@@ -659,6 +659,61 @@ def test_digamma_differences_within_its_reflections_rounding_are_explained():
     assert difftest_run.explain(case, ours, xla_result, difftest.mismatches(ours, xla_result, exact=False)) is None
 
 
+def _complex_expression(lines_of, n_args, args):
+    """An `expression` case over complex<f32> arguments `args` whose body
+    `lines_of(body, type)` builds (returning the result's name)."""
+    from stablehlo_tvm.difftest import ops
+    from stablehlo_tvm.difftest.types import TYPES
+
+    t = TYPES["complex<f32>"]
+    tt = ops.tensor_type(args[0].shape, t.name)
+    body = ops._Body()
+    r = lines_of(body, tt)
+    case = ops.Case("expression", t.name, list(args), [tt] * n_args, body.lines, [r], [tt])
+    ops._attach_models(case, t, body.lines, r, [f"%a{i}" for i in range(n_args)])
+    return case
+
+
+def test_non_finite_complex_results_are_explained_only_where_infinities_meet():
+    """(a0 + a0) * a1 in complex<f32>: where a0 is near the largest float
+    the sum overflows, though the exact product is finite, and where a0 has
+    an infinite part: both sides non-finite (NaN or infinity in different
+    parts) is explained there. Elsewhere a non-finite result stays a
+    mismatch, as does a finite difference. Also: the 2,200-bit
+    value rounded to the type (infinite beyond the range) explains a result
+    equal to it, and a leaf the program does not read may be infinite."""
+    pytest.importorskip("mpmath")
+    big = np.float32(3e38)
+    a0 = np.array([complex(big, 1), complex(np.inf, 1), 2 + 1j, complex(1e38, 1e38)], np.complex64)
+    a1 = np.array([1e-30 + 0j, 1 + 0j, 3 - 1j, 1e30 + 1e30j], np.complex64)
+    a2 = np.array([complex(np.inf, 0)] * 4, np.complex64)  # not read
+
+    def lines(body, tt):
+        s = body.op("stablehlo.add", ["%a0", "%a0"], [tt, tt], tt)
+        return body.op("stablehlo.multiply", [s, "%a1"], [tt, tt], tt)
+
+    case = _complex_expression(lines, 3, [a0, a1, a2])
+    case.float_model = None  # these rules alone (long double does not overflow)
+    nan, inf = np.float32(np.nan), np.float32(np.inf)
+    ours = np.array([complex(inf, inf), complex(inf, inf), 14 + 2j, complex(0, inf)], np.complex64)
+    xla_result = np.array([complex(nan, nan), complex(nan, inf), 14 + 2j, complex(nan, inf)], np.complex64)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, True, False, True]
+    reason = difftest_run.explain(case, ours, xla_result, bad)
+    assert "beyond the type's range" in reason and "argument's infinite or NaN part" in reason
+    # The last one's exact value, (2e38 + 2e38i)(1e30 + 1e30i) = 4e68i,
+    # rounds to 0 + inf i: equal to it, explained as such.
+    assert "2,200-bit" in reason
+    overflowed = ours.copy()
+    overflowed[2] = complex(inf, 1)  # no infinity meets there: not explained
+    bad = difftest.mismatches(overflowed, xla_result, exact=False)
+    assert difftest_run.explain(case, overflowed, xla_result, bad) is None
+    off = ours.copy()
+    off[2] = 14.5 + 2j
+    bad = difftest.mismatches(off, xla_result, exact=False)
+    assert difftest_run.explain(case, off, xla_result, bad) is None
+
+
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():
     """XLA:CPU's sort of 2-bit elements corrupts its heap (seed 61, case
     79558: malloc aborts later, or TVM's crash handler deadlocks the

@@ -51,6 +51,9 @@ class Case:
     # cancellations amplify each op's rounding.
     precise: Callable | None = None
     composite: bool = False
+    # (args, flat positions, largest finite value) -> per position, whether
+    # an intermediate op's exact value is beyond the type's range.
+    beyond_range: Callable | None = None
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
     spec_departure: Callable | None = None
@@ -250,8 +253,6 @@ def gen_unary(rng: Rng, op: str | None = None) -> Case:
         _attach_models(case, t, body.lines, r, ["%a0"])
     elif spec.reference is not None:
         _attach_precise(case, body.lines, r, ["%a0"], composite=False)
-        if op == "chlo.digamma":
-            case.rounding_bound = ("the reflection psi(1 - x) - pi cot(pi x)", _digamma_reflection_bound)
     return case
 
 
@@ -263,7 +264,6 @@ def _digamma_reflection_bound(args: list[np.ndarray], flat: list[int]) -> list[f
     import mpmath
 
     x = args[0].reshape(-1)
-    eps = float(np.finfo(x.dtype).eps)
     out = []
     for k in flat:
         v = float(x[k])
@@ -274,6 +274,15 @@ def _digamma_reflection_bound(args: list[np.ndarray], flat: list[int]) -> list[f
         value = abs(float(mpmath.digamma(v)))
         out.append(2 * terms / value + 4 if value > 0 else 0.0)
     return out
+
+
+# Ops whose evaluation in the type must round an intermediate the result is
+# ill-conditioned in (complex power: y log x; digamma below 1/2: its
+# reflection's terms).
+_ROUNDING_BOUNDS = {
+    "stablehlo.power": ("y log x", lambda args, flat: _complex_power_bound(args, flat)),
+    "chlo.digamma": ("the reflection psi(1 - x) - pi cot(pi x)", lambda args, flat: _digamma_reflection_bound(args, flat)),
+}
 
 
 def _integer_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -311,8 +320,6 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
         _attach_models(case, t, body.lines, r, ["%a0", "%a1"])
     elif t.kind in ("float", "complex") and not exact:
         _attach_precise(case, body.lines, r, ["%a0", "%a1"], composite=False)
-        if op == "power" and t.kind == "complex":
-            case.rounding_bound = ("y log x", _complex_power_bound)
     return case
 
 
@@ -582,7 +589,22 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
 
 def _attach_precise(case: Case, lines: list[str], result: str, leaves: list[str], composite: bool) -> None:
     case.precise = lambda args, flat: precise.evaluate(lines, result, dict(zip(leaves, args)), flat)
+    case.beyond_range = lambda args, flat, largest: precise.beyond_range(lines, result, dict(zip(leaves, args)), flat, largest)
     case.composite = composite
+    # A program of one op whose evaluation in the type is ill-conditioned
+    # in an intermediate (whether an op's own case, an expression's or a
+    # map body's) gets that op's rounding bound.
+    if len(lines) != 1:
+        return
+    for name, (what, bound) in _ROUNDING_BOUNDS.items():
+        head = f'"{name}"('
+        if head not in lines[0] or ("complex<" in lines[0]) != (name == "stablehlo.power"):
+            continue
+        operands = lines[0].split(head, 1)[1].split(")", 1)[0].split(", ")
+        if all(o in leaves for o in operands):
+            positions = [leaves.index(o) for o in operands]
+            case.rounding_bound = (what, lambda args, flat, bound=bound: bound([args[p] for p in positions], flat))
+            return
 
 
 def gen_map(rng: Rng) -> Case:

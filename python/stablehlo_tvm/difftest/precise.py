@@ -14,6 +14,7 @@ mpmath does not follow IEEE's or C99 Annex G's special values."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Callable
 
 import numpy as np
@@ -120,17 +121,49 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat:
     """`result` of the elementwise program `lines` (generic form) at the
     flat positions `flat`, each rounded to float64 (complex128) from 200
     bits; None where the program is not modelled there."""
+    complex_ = any(np.iscomplexobj(a) for a in leaves.values())
+    return [_rounded(value, complex_) for value in _evaluations(lines, result, leaves, flat, None)]
+
+
+def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], largest: float) -> list[bool]:
+    """Whether, at each of the flat positions `flat`, an op of `lines`
+    other than the result's has an exact value with a part beyond
+    `largest` (the type's largest finite value): evaluated in the type,
+    that op overflows, whatever the result's exact value is."""
+    mp = _mp()
+    found = [False] * len(flat)
+    current = [0]
+
+    def watch(name: str, value) -> None:
+        if name == result or isinstance(value, bool):
+            return
+        parts = (value.real, value.imag) if isinstance(value, mp.mpc) else (value,)
+        if any(mp.isinf(p) or abs(p) > largest for p in parts):
+            found[current[0]] = True
+
+    for _ in _evaluations(lines, result, leaves, flat, watch, current):
+        pass
+    return found
+
+
+def _evaluations(lines, result, leaves, flat, watch, current=None):
+    """The 2,200-bit values of `result` at `flat` (None where not
+    modelled); `watch(name, value)` sees every op's value."""
     mp = _mp()
     unary, binary = _table()
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
     if not complex_:
         unary, binary = _real_valued(unary), _real_valued(binary)
-    out: list[complex | float | None] = []
+    # Only the leaves the program reads must be finite there.
+    text = "\n".join(lines)
+    used = {name: a for name, a in leaves.items() if re.search(re.escape(name) + r"\b", text)}
     with mp.workprec(_BITS):
-        for k in flat:
-            env = {name: _exact(np.asarray(a).reshape(-1)[k], complex_) for name, a in leaves.items()}
+        for i, k in enumerate(flat):
+            if current is not None:
+                current[0] = i
+            env = {name: _exact(np.asarray(a).reshape(-1)[k], complex_) for name, a in used.items()}
             if any(v is None for v in env.values()):
-                out.append(None)
+                yield None
                 continue
 
             def apply(op: str, args: list, attrs: str):
@@ -146,20 +179,21 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat:
                 except (ValueError, ZeroDivisionError, OverflowError):
                     return None
 
-            value = models._run(lines, result, env, apply)
-            out.append(_rounded(value, complex_))
-    return out
+            yield models._run(lines, result, env, apply, watch)
 
 
 def _rounded(value, complex_: bool) -> complex | float | None:
+    """The value rounded to float64 (complex128): beyond the range, an
+    infinity, as rounding to the type gives; None where it is NaN or not a
+    number at all."""
     mp = _mp()
     if value is None or isinstance(value, bool):
         return None
     try:
         if complex_:
             z = complex(mp.mpc(value))
-            return z if math.isfinite(z.real) and math.isfinite(z.imag) else None
+            return None if math.isnan(z.real) or math.isnan(z.imag) else z
         v = float(value)
     except (TypeError, ValueError):
         return None
-    return v if math.isfinite(v) else None
+    return None if math.isnan(v) else v
