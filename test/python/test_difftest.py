@@ -623,7 +623,7 @@ def test_complex_power_differences_within_the_rounding_of_y_log_x_are_explained(
     exact = np.array(precise.evaluate(case.body, case.results[0], {"%a0": x, "%a1": y}, [0, 1]))
     bound = np.array(case.rounding_bound[1](case.args, [0, 1]))
     eps = np.finfo(np.float64).eps
-    assert 10 < bound[0] < 40 and bound[1] < 10, bound
+    assert 10 < bound[0] < 60 and bound[1] < 12, bound
     # XLA 2 epsilons off, the import 12 (both within the first bound).
     xla_result = (exact * (1 + 2 * eps)).reshape(1, 2)
     ours = (exact * np.array([1 + 12 * eps, 1 + 2 * eps])).reshape(1, 2)

@@ -52,7 +52,7 @@ class Case:
     precise: Callable | None = None
     composite: bool = False
     # (args, flat positions, largest finite value) -> per position, whether
-    # an intermediate op's exact value is beyond the type's range.
+    # an op's exact value (the result's included) is beyond the type's range.
     beyond_range: Callable | None = None
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
@@ -324,12 +324,13 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
 
 
 def _complex_power_bound(args: list[np.ndarray], flat: list[int]) -> list[float]:
-    """x^y = exp(y log x): log x's parts are rounded (half an ULP each at
-    best), and the product w = y log x and its parts once more, so any
-    evaluation in the type has w off by (|c| + |d|) (ulp(log|x|) +
-    ulp(arg x)) / 2 + (ulp(Re w) + ulp(Im w)) / 2 for y = c + di: the
-    result's relative error (exp turns w's absolute error into a relative
-    one), here in epsilons, with 4 for exp, cos and sin themselves."""
+    """x^y = exp(y log x): log x's parts are rounded (within an ULP each,
+    as faithful log and atan2 round them), and the product w = y log x and
+    its parts once more, so an evaluation in the type has w off by up to
+    (|c| + |d|) (ulp(log|x|) + ulp(arg x)) + ulp(Re w) + ulp(Im w) for
+    y = c + di: the result's relative error (exp turns w's absolute error
+    into a relative one), here in epsilons, with 4 for exp, cos and sin
+    themselves."""
     x, y = args[0].reshape(-1), args[1].reshape(-1)
     real = np.finfo(args[0].dtype).dtype
     eps = float(np.finfo(real).eps)
@@ -343,7 +344,7 @@ def _complex_power_bound(args: list[np.ndarray], flat: list[int]) -> list[float]
             log_modulus, angle = np.log(abs(a)), np.angle(a)
             w = b * complex(log_modulus, angle)
             ulp = lambda v: float(np.spacing(real.type(abs(v)))) / eps
-            bound = (abs(b.real) + abs(b.imag)) * (ulp(log_modulus) + ulp(angle)) / 2 + (ulp(w.real) + ulp(w.imag)) / 2 + 4
+            bound = (abs(b.real) + abs(b.imag)) * (ulp(log_modulus) + ulp(angle)) + ulp(w.real) + ulp(w.imag) + 4
             out.append(bound if np.isfinite(bound) else 0.0)
     return out
 

@@ -127,7 +127,7 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat:
 
 def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], largest: float) -> list[bool]:
     """Whether, at each of the flat positions `flat`, an op of `lines`
-    other than the result's has an exact value with a part beyond
+    (the result's included) has an exact value with a part beyond
     `largest` (the type's largest finite value): evaluated in the type,
     that op overflows, whatever the result's exact value is."""
     mp = _mp()
@@ -135,7 +135,7 @@ def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], f
     current = [0]
 
     def watch(name: str, value) -> None:
-        if name == result or isinstance(value, bool):
+        if isinstance(value, bool):
             return
         parts = (value.real, value.imag) if isinstance(value, mp.mpc) else (value,)
         if any(mp.isinf(p) or abs(p) > largest for p in parts):

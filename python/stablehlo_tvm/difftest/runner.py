@@ -215,7 +215,7 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             over[[p for p, f in zip(positions, flags) if f]] = True
             over = over.reshape(bad.shape)
             if over.any():
-                reasons.append("an intermediate's exact value is beyond the type's range (both results non-finite)")
+                reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
                 remaining &= ~over
     if remaining.any() and case.rounding_bound is not None and case.precise is not None:
         within = _both_within_rounding_bound(case, actual, expected, remaining)
