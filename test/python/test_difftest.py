@@ -659,13 +659,13 @@ def test_digamma_differences_within_its_reflections_rounding_are_explained():
     assert difftest_run.explain(case, ours, xla_result, difftest.mismatches(ours, xla_result, exact=False)) is None
 
 
-def _complex_expression(lines_of, n_args, args):
-    """An `expression` case over complex<f32> arguments `args` whose body
+def _expression_case(lines_of, n_args, args, element="complex<f32>"):
+    """An `expression` case over `element` arguments `args` whose body
     `lines_of(body, type)` builds (returning the result's name)."""
     from stablehlo_tvm.difftest import ops
     from stablehlo_tvm.difftest.types import TYPES
 
-    t = TYPES["complex<f32>"]
+    t = TYPES[element]
     tt = ops.tensor_type(args[0].shape, t.name)
     body = ops._Body()
     r = lines_of(body, tt)
@@ -692,7 +692,7 @@ def test_non_finite_complex_results_are_explained_only_where_infinities_meet():
         s = body.op("stablehlo.add", ["%a0", "%a0"], [tt, tt], tt)
         return body.op("stablehlo.multiply", [s, "%a1"], [tt, tt], tt)
 
-    case = _complex_expression(lines, 3, [a0, a1, a2])
+    case = _expression_case(lines, 3, [a0, a1, a2])
     case.float_model = None  # these rules alone (long double does not overflow)
     nan, inf = np.float32(np.nan), np.float32(np.inf)
     ours = np.array([complex(inf, inf), complex(inf, inf), 14 + 2j, complex(0, inf)], np.complex64)
@@ -712,6 +712,30 @@ def test_non_finite_complex_results_are_explained_only_where_infinities_meet():
     off[2] = 14.5 + 2j
     bad = difftest.mismatches(off, xla_result, exact=False)
     assert difftest_run.explain(case, off, xla_result, bad) is None
+
+
+def test_half_precision_chains_are_judged_with_each_op_rounded_to_the_type():
+    """sinh(x * y) in bf16: the spec types the product bf16 (29.33 rounds
+    to 29.375) and sinh amplifies that rounding 29 times; XLA keeps the
+    product in f32. A result within 3 ULP of the ops evaluated one by one,
+    each rounded to bf16, is explained; one off from that is not."""
+    x = np.array([2.84375, 1.5], ml_dtypes.bfloat16)
+    y = np.array([10.3125, 2.0], ml_dtypes.bfloat16)
+
+    def lines(body, tt):
+        p = body.op("stablehlo.multiply", ["%a0", "%a1"], [tt, tt], tt)
+        return body.op("chlo.sinh", [p], [tt], tt)
+
+    case = _expression_case(lines, 2, [x, y], element="bf16")
+    stepwise = np.sinh(np.float64(np.asarray(x[0] * y[0], ml_dtypes.bfloat16)))
+    ours = np.array([stepwise, np.sinh(3.0)], ml_dtypes.bfloat16)
+    xla_result = np.array([np.sinh(np.float64(x[0]) * np.float64(y[0])), np.sinh(3.0)], ml_dtypes.bfloat16)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "each value rounded to the type" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[0] = ml_dtypes.bfloat16(float(stepwise) * 1.05)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():

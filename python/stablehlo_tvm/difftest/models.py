@@ -185,10 +185,12 @@ def _float_ops():
 _FLOAT_COMPARE = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal, "GT": np.greater, "GE": np.greater_equal}
 
 
-def evaluate_float(lines: list[str], result: str, leaves: dict[str, np.ndarray]) -> np.ndarray | None:
+def evaluate_float(lines: list[str], result: str, leaves: dict[str, np.ndarray], rounded_to: Any = None) -> np.ndarray | None:
     """`result` of the float or complex ops `lines`, each computed in long
     double from the leaves' exact values (no rounding in between, but
-    that of long double); None where an op is not modelled."""
+    that of long double; with `rounded_to`, each op's value rounded to that
+    type, as the spec types every op's result); None where an op is not
+    modelled."""
     unary, binary = _float_ops()
     env = {}
     for name, a in leaves.items():
@@ -209,5 +211,11 @@ def evaluate_float(lines: list[str], result: str, leaves: dict[str, np.ndarray])
             pass
         return None
 
+    def apply_rounded(op: str, args: list, attrs: str) -> np.ndarray | None:
+        value = apply(op, args, attrs)
+        if value is None or value.dtype == bool:
+            return value
+        return value.astype(rounded_to).astype(value.dtype)
+
     with np.errstate(all="ignore"):
-        return _run(lines, result, env, apply)
+        return _run(lines, result, env, apply if rounded_to is None else apply_rounded)

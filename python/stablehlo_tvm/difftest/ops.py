@@ -51,6 +51,10 @@ class Case:
     # cancellations amplify each op's rounding.
     precise: Callable | None = None
     composite: bool = False
+    # A half-precision program evaluated op by op in long double, each op's
+    # value rounded to the type (args -> result): the spec's typing, which
+    # XLA:CPU skips inside its fusions (it keeps f16/bf16 chains in f32).
+    stepwise_model: Callable | None = None
     # (args, flat positions, largest finite value) -> per position, whether
     # an op's exact value (the result's included) is beyond the type's range.
     beyond_range: Callable | None = None
@@ -582,6 +586,8 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
     booleans, long double for floats and complex numbers."""
     if t.kind in ("float", "complex"):
         case.float_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)))
+        if t.kind == "float" and t.bits < 32 and len(lines) > 1:
+            case.stepwise_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)), rounded_to=t.dtype)
         _attach_precise(case, lines, result, leaves, composite=True)
     elif case.model is None:
         case.model = lambda *args: [models.evaluate(lines, result, dict(zip(leaves, args)), t)]
