@@ -738,6 +738,29 @@ def test_half_precision_chains_are_judged_with_each_op_rounded_to_the_type():
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
+def test_results_on_a_branch_cut_are_explained():
+    """rsqrt(atan2(z, z)): atan2(z, z) is pi/4 or -3 pi/4 with an exactly
+    zero imaginary part, and rsqrt of -3 pi/4 is +-0.65 i by that zero's
+    sign, which rounding anywhere decides. A difference there is explained;
+    at pi/4 (off the cut) it is not."""
+    pytest.importorskip("mpmath")
+    z = np.array([-0.28864902 + 1.1345747j, 1 + 1j], np.complex64)
+
+    def lines(body, tt):
+        a = body.op("stablehlo.atan2", ["%a0", "%a0"], [tt, tt], tt)
+        return body.op("stablehlo.rsqrt", [a], [tt], tt)
+
+    case = _expression_case(lines, 1, [z])
+    ours = np.array([-0.65147j, 1.1283792 + 0j], np.complex64)
+    xla_result = np.array([4.9e-08 + 0.65147j, 1.1283792 + 0j], np.complex64)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "branch cut" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[1] = 1.2 + 0j
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+
+
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():
     """XLA:CPU's sort of 2-bit elements corrupts its heap (seed 61, case
     79558: malloc aborts later, or TVM's crash handler deadlocks the

@@ -99,10 +99,10 @@ def _ops(lines: list[str]):
         yield m.group(1), m.group(2).split(".", 1)[1], operands, m.group(4) or ""
 
 
-def _run(lines: list[str], result: str, env: dict[str, Any], apply: Callable[[str, list, str], Any], watch: Callable[[str, Any], None] | None = None) -> Any:
+def _run(lines: list[str], result: str, env: dict[str, Any], apply: Callable[[str, list, str], Any], watch: Callable[[str, Any, str, list], None] | None = None) -> Any:
     """`result` of `lines` with `env` bound, each op computed by
     `apply(op, args, attrs)` (None: not modelled, and so is the program);
-    `watch(name, value)`, where given, sees each op's value."""
+    `watch(name, value, op, operand values)`, where given, sees each op."""
     for parsed in _ops(lines):
         if parsed is None:
             return None
@@ -113,7 +113,7 @@ def _run(lines: list[str], result: str, env: dict[str, Any], apply: Callable[[st
         if value is None:
             return None
         if watch is not None:
-            watch(name, value)
+            watch(name, value, op, [env[o] for o in operands])
         env[name] = value
     return env.get(result)
 

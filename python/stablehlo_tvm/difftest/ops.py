@@ -58,6 +58,9 @@ class Case:
     # (args, flat positions, largest finite value) -> per position, whether
     # an op's exact value (the result's included) is beyond the type's range.
     beyond_range: Callable | None = None
+    # (args, flat positions) -> per position, whether a complex op's exact
+    # operand lies on its branch cut (see precise.on_branch_cut).
+    on_branch_cut: Callable | None = None
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
     spec_departure: Callable | None = None
@@ -597,6 +600,7 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
 def _attach_precise(case: Case, lines: list[str], result: str, leaves: list[str], composite: bool) -> None:
     case.precise = lambda args, flat: precise.evaluate(lines, result, dict(zip(leaves, args)), flat)
     case.beyond_range = lambda args, flat, largest: precise.beyond_range(lines, result, dict(zip(leaves, args)), flat, largest)
+    case.on_branch_cut = lambda args, flat: precise.on_branch_cut(lines, result, dict(zip(leaves, args)), flat)
     case.composite = composite
     # A program of one op whose evaluation in the type is ill-conditioned
     # in an intermediate (whether an op's own case, an expression's or a

@@ -134,11 +134,45 @@ def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], f
     found = [False] * len(flat)
     current = [0]
 
-    def watch(name: str, value) -> None:
+    def watch(name: str, value, op: str, operands: list) -> None:
         if isinstance(value, bool):
             return
         parts = (value.real, value.imag) if isinstance(value, mp.mpc) else (value,)
         if any(mp.isinf(p) or abs(p) > largest for p in parts):
+            found[current[0]] = True
+
+    for _ in _evaluations(lines, result, leaves, flat, watch, current):
+        pass
+    return found
+
+
+# Complex ops and the part of the real axis their branch cut lies on
+# (operand index, lowest, highest): there the value depends on the sign of
+# the operand's zero imaginary part.
+_BRANCH_CUTS = {
+    "sqrt": (0, -math.inf, 0), "rsqrt": (0, -math.inf, 0), "log": (0, -math.inf, 0),
+    "log_plus_one": (0, -math.inf, -1), "power": (0, -math.inf, 0), "cbrt": (0, -math.inf, 0),
+}
+
+
+def on_branch_cut(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int]) -> list[bool]:
+    """Whether, at each of the flat positions `flat`, a complex op of
+    `lines` takes an exact operand on its branch cut (real, with an exactly
+    zero imaginary part, on the cut's side): evaluated in any precision its
+    value, and the result's, turns on that zero's sign, which the exact
+    evaluation does not have."""
+    mp = _mp()
+    found = [False] * len(flat)
+    current = [0]
+
+    def watch(name: str, value, op: str, operands: list) -> None:
+        cut = _BRANCH_CUTS.get(op)
+        if cut is None or len(operands) <= cut[0]:
+            return
+        z = operands[cut[0]]
+        # Zero to the evaluation's precision (a formula's exact zero comes
+        # out as 2^-2000 or so).
+        if isinstance(z, mp.mpc) and abs(z.imag) <= abs(z) * mp.mpf(2) ** -1000 and cut[1] < z.real < cut[2]:
             found[current[0]] = True
 
     for _ in _evaluations(lines, result, leaves, flat, watch, current):

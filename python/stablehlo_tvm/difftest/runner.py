@@ -229,6 +229,18 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             if over.any():
                 reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
                 remaining &= ~over
+    if remaining.any() and np.iscomplexobj(expected) and case.on_branch_cut is not None:
+        positions = np.flatnonzero(remaining).tolist()
+        try:
+            flags = case.on_branch_cut(case.args, positions)
+        except ImportError:  # mpmath (the test extra) is not installed
+            flags = [False] * len(positions)
+        cut = np.zeros(bad.size, dtype=bool)
+        cut[[p for p, f in zip(positions, flags) if f]] = True
+        cut = cut.reshape(bad.shape)
+        if cut.any():
+            reasons.append("an op's exact operand is on its branch cut (the value turns on the sign of a zero the exact evaluation does not have)")
+            remaining &= ~cut
     if remaining.any() and case.rounding_bound is not None and case.precise is not None:
         within = _both_within_rounding_bound(case, actual, expected, remaining)
         if within.any():
