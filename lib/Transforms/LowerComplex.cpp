@@ -651,16 +651,23 @@ struct Complex : Real {
     Value im = Real::mul(Real::exp(a), Real::sin(b2));
     return {re, im};
   }
-  /// log(1 + z) = (log1p(2a + a^2 + b^2) / 2, atan2(b, 1 + a)).
+  /// log(1 + z) = (log1p(2a + a^2 + b^2) / 2, atan2(b, 1 + a)). Where
+  /// |1 + z|^2 - 1 is below -1/2 (z near -1) log1p would amplify that sum's
+  /// rounding 1 / |1 + z|^2 times, and beyond 1e10 the sum's squares may
+  /// overflow: there the real part is log|1 + z| as log computes it (1 + a
+  /// is exact near -1).
   Parts log1p(Parts x) {
+    using stablehlo::ComparisonDirection;
     auto [a, b2] = x;
     Value one = constant(a, 1.0), half = constant(a, 0.5);
     Value inner = add(add(a, a), add(Real::mul(a, a), Real::mul(b2, b2)));
-    Value small = compare(stablehlo::ComparisonDirection::LT, abs(inner),
-                          constant(a, 1e10));
+    Value moderate = andOp(
+        compare(ComparisonDirection::GE, inner, constant(a, -0.5)),
+        compare(ComparisonDirection::LT, inner, constant(a, 1e10)));
     Value viaLog1p = Real::mul(half, Real::log1p(inner));
-    Value viaHypot = Real::log(hypot(add(one, a), b2));
-    return {select(small, viaLog1p, viaHypot), atan2(b2, add(one, a))};
+    Parts onePlusZ = {add(one, a), b2};
+    Value viaLog = log(onePlusZ).first;
+    return {select(moderate, viaLog1p, viaLog), atan2(b2, onePlusZ.first)};
   }
 };
 

@@ -761,6 +761,23 @@ def test_results_on_a_branch_cut_are_explained():
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_log1p_near_minus_one(dtype):
+    """log1p(z) near z = -1: log1p(2a + a^2 + b^2) / 2 amplified that sum's
+    rounding 1 / |1 + z|^2 times (9 ULP at z = -0.906); log|1 + z| is
+    exact-argument there. Real parts within 4 ULP of a 300-bit value, as
+    elsewhere on the plane."""
+    mpmath = pytest.importorskip("mpmath")
+    z = np.array([-0.9061096327987312 - 0j, -1.1314334628542926 - 0.19507893373442903j, -0.999 + 1e-3j,
+                  -1.5 + 0.25j, 0.3 - 0.2j, 1e-9 + 1e-9j, 3e20 - 1e20j], dtype)
+    got = np.asarray(stablehlo_tvm.jit(jnp.log1p)(z))
+    real = got.real.dtype
+    with mpmath.workprec(300):
+        want = np.array([float(mpmath.log(abs(1 + mpmath.mpc(complex(v))))) for v in z]).astype(real)
+    ulps = np.abs(got.real.astype(np.float64) - want) / np.spacing(np.abs(want).astype(real)).astype(np.float64)
+    assert (ulps <= 4).all(), ulps
+
+
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():
     """XLA:CPU's sort of 2-bit elements corrupts its heap (seed 61, case
     79558: malloc aborts later, or TVM's crash handler deadlocks the
