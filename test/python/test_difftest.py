@@ -299,10 +299,12 @@ def test_float_subtraction_of_a_value_from_itself_keeps_nan():
 def test_subtracting_a_selects_arm_keeps_nan():
     """where(c, a, b) - b is NaN where b is infinite and c false (TVM's
     simplifier makes it where(c, a - b, 0)); complex x - x and
-    x - minimum(x, x) keep each part's NaN apart."""
+    x - minimum(x, x) keep each part's NaN apart; so does the difference of
+    a value computed twice."""
 
     def f(a, b, z):
-        return jnp.where(a * a < b, a * a, b) - b, jnp.where(a > 0, a, b) - a, z - z, z - jnp.minimum(z, z)
+        # (a * b) - (a * b): two products, one value after CSE.
+        return jnp.where(a * a < b, a * a, b) - b, jnp.where(a > 0, a, b) - a, z - z, z - jnp.minimum(z, z), a * b - a * b, z * z - z * z
 
     a = np.array([1.0, -np.inf, np.inf, 2.0, np.nan], np.float32)
     b = np.array([-np.inf, -np.inf, 0.5, np.inf, 1.0], np.float32)
