@@ -780,6 +780,36 @@ def test_complex_log1p_near_minus_one(dtype):
     assert (ulps <= 4).all(), ulps
 
 
+def test_composite_differences_within_each_ops_rounding_carried_through_are_explained():
+    """exp(x * y) in f64 with x * y = 100: the product's rounding (an
+    epsilon of 100) moves the result 100 epsilons, so two evaluations that
+    each round every op may differ by that much. Within three times that
+    spread of a 2,200-bit evaluation on both sides, a difference is
+    explained; a result 100 times further is not, nor is one at a small
+    product, where the spread is a few epsilons."""
+    pytest.importorskip("mpmath")
+    x = np.array([12.5, 0.5])
+    y = np.array([8.0, 0.25])
+
+    def lines(body, tt):
+        p = body.op("stablehlo.multiply", ["%a0", "%a1"], [tt, tt], tt)
+        return body.op("stablehlo.exponential", [p], [tt], tt)
+
+    case = _expression_case(lines, 2, [x, y], element="f64")
+    case.reference = case.float_model = None  # the 2,200-bit rules alone
+    eps = np.finfo(np.float64).eps
+    exact = np.exp(np.longdouble(x) * np.longdouble(y)).astype(np.float64)
+    xla_result = exact * (1 + np.array([20, 0]) * eps)
+    ours = exact * (1 - np.array([60, 0]) * eps)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "first-order condition" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[0] = exact[0] * (1 - 10000 * eps)
+    assert difftest_run.explain(case, ours, xla_result, difftest.mismatches(ours, xla_result, exact=False)) is None
+    ours = exact * (1 - np.array([0, 60]) * eps)
+    assert difftest_run.explain(case, ours, xla_result, difftest.mismatches(ours, xla_result, exact=False)) is None
+
+
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():
     """XLA:CPU's sort of 2-bit elements corrupts its heap (seed 61, case
     79558: malloc aborts later, or TVM's crash handler deadlocks the

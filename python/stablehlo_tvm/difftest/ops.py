@@ -61,6 +61,10 @@ class Case:
     # (args, flat positions) -> per position, whether a complex op's exact
     # operand lies on its branch cut (see precise.on_branch_cut).
     on_branch_cut: Callable | None = None
+    # (args, flat positions, eps) -> per position, the relative spread of
+    # the result when each rounded op's value moves by eps (a composite's
+    # first-order condition; see precise.rounding_spread).
+    rounding_spread: Callable | None = None
     # Where XLA:CPU departs from the spec itself: (args, ours, xla) -> the
     # elements where the import follows the spec instead, and the reason.
     spec_departure: Callable | None = None
@@ -601,6 +605,8 @@ def _attach_precise(case: Case, lines: list[str], result: str, leaves: list[str]
     case.precise = lambda args, flat: precise.evaluate(lines, result, dict(zip(leaves, args)), flat)
     case.beyond_range = lambda args, flat, largest: precise.beyond_range(lines, result, dict(zip(leaves, args)), flat, largest)
     case.on_branch_cut = lambda args, flat: precise.on_branch_cut(lines, result, dict(zip(leaves, args)), flat)
+    if len(lines) > 1:
+        case.rounding_spread = lambda args, flat, eps: precise.rounding_spread(lines, result, dict(zip(leaves, args)), flat, eps)
     case.composite = composite
     # A program of one op whose evaluation in the type is ill-conditioned
     # in an intermediate (whether an op's own case, an expression's or a

@@ -180,9 +180,77 @@ def on_branch_cut(lines: list[str], result: str, leaves: dict[str, np.ndarray], 
     return found
 
 
-def _evaluations(lines, result, leaves, flat, watch, current=None):
+# Ops whose value needs no rounding: perturbing them tells nothing.
+_EXACT_OPS = frozenset(["negate", "abs", "conj", "select", "compare", "sign", "floor", "ceil", "maximum", "minimum", "real", "imag"])
+
+
+def rounding_spread(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], eps: float) -> list[float | None]:
+    """At each of the flat positions `flat`: how far the result moves,
+    relative to its exact value, when each rounded op's value (each part
+    of a complex one) is moved by `eps` of itself (times what the op itself
+    must round inside: _inner_condition), one at a time, summed: the
+    first-order spread of an evaluation that rounds every op once (a
+    composite's condition). None where the result is not modelled, zero or
+    not finite."""
+    mp = _mp()
+    complex_ = any(np.iscomplexobj(a) for a in leaves.values())
+    ops = [parsed[1] if parsed else None for parsed in models._ops(lines)]
+    rounded_ops = [j for j, op in enumerate(ops) if op is not None and op not in _EXACT_OPS]
+    with mp.workprec(_BITS):
+        exact = list(_evaluations(lines, result, leaves, flat, None))
+        spread = [mp.mpf(0)] * len(flat)
+        for j in rounded_ops:
+            for part in ((0, 1) if complex_ else (0,)):
+                def perturb(index, value, op, args, j=j, part=part):
+                    if index != j or isinstance(value, bool):
+                        return value
+                    step = eps * _inner_condition(op, args)
+                    if isinstance(value, mp.mpc):
+                        return mp.mpc(value.real * (1 + step), value.imag) if part == 0 else mp.mpc(value.real, value.imag * (1 + step))
+                    return value * (1 + step)
+
+                for i, moved in enumerate(_evaluations(lines, result, leaves, flat, None, None, perturb)):
+                    if exact[i] is not None and moved is not None and not isinstance(moved, bool):
+                        spread[i] += abs(moved - exact[i])
+        out: list[float | None] = []
+        for value, total in zip(exact, spread):
+            if value is None or isinstance(value, bool) or value == 0 or not mp.isfinite(abs(value)):
+                out.append(None)
+            else:
+                out.append(float(total / abs(value)))
+    return out
+
+
+def _inner_condition(op: str, args: list) -> float:
+    """How many of its own epsilons an op's value is off when evaluated in
+    the type from exact operands: 1 for most; a complex power carries the
+    rounding of y log x (|c| + |d|)(|log|x|| + |arg x|) + |y log x| times
+    (ulp(v) <= eps |v|; difftest.ops._complex_power_bound in ULPs), digamma
+    below 1/2 its reflection's cancelling terms."""
+    mp = _mp()
+    try:
+        if op == "power" and any(isinstance(a, mp.mpc) for a in args):
+            x, y = mp.mpc(args[0]), mp.mpc(args[1])
+            if x == 0:
+                return 1.0
+            log_x = mp.log(x)
+            w = y * log_x
+            return float((abs(y.real) + abs(y.imag)) * (abs(log_x.real) + abs(log_x.imag)) + abs(w.real) + abs(w.imag) + 4)
+        if op == "digamma" and not isinstance(args[0], mp.mpc) and args[0] < mp.mpf(0.5):
+            x = args[0]
+            value = abs(mp.digamma(x))
+            if value == 0:
+                return 1.0
+            return float(2 * (abs(mp.digamma(1 - x)) + abs(mp.pi * mp.cot(mp.pi * x))) / value + 4)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return 1.0
+    return 1.0
+
+
+def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None):
     """The 2,200-bit values of `result` at `flat` (None where not
-    modelled); `watch(name, value)` sees every op's value."""
+    modelled); `watch(name, value, op, operands)` sees every op's value,
+    and `perturb(op index, value, op, operands)`, where given, replaces it."""
     mp = _mp()
     unary, binary = _table()
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
@@ -200,7 +268,7 @@ def _evaluations(lines, result, leaves, flat, watch, current=None):
                 yield None
                 continue
 
-            def apply(op: str, args: list, attrs: str):
+            def compute(op: str, args: list, attrs: str):
                 if op == "compare":
                     return getattr(args[0], _COMPARE[models._direction(attrs)])(args[1])
                 if op == "select":
@@ -212,6 +280,13 @@ def _evaluations(lines, result, leaves, flat, watch, current=None):
                     return table[op](*args)
                 except (ValueError, ZeroDivisionError, OverflowError):
                     return None
+
+            index = [-1]
+
+            def apply(op: str, args: list, attrs: str):
+                index[0] += 1
+                value = compute(op, args, attrs)
+                return value if perturb is None or value is None else perturb(index[0], value, op, args)
 
             yield models._run(lines, result, env, apply, watch)
 
