@@ -559,6 +559,23 @@ def test_float64_erfc_ulp_error():
     np.testing.assert_array_equal(got_specials, want_specials)
 
 
+def test_float64_erf_inv_ulp_error():
+    """Within 2 ULP of mpmath's inverse erf over (-1, 1), to 1e-9 of +-1
+    (the last Newton step's residual as (1 - |y|) - erfc(|x|): 7 ULP at
+    y = 0.998 before), and +-1 give +-inf."""
+    mpmath = pytest.importorskip("mpmath")
+    grid = np.concatenate([np.linspace(-0.999, 0.999, 801), [0.9981371956512293, 0.9875133960396355, 0.6304732296689064, 0.5, 1 - 1e-6, -(1 - 1e-9), 1e-300]])
+    with jax.enable_x64(True):
+        got = np.asarray(stablehlo_tvm.jit(jax.lax.erf_inv)(grid))
+        ends = np.asarray(stablehlo_tvm.jit(jax.lax.erf_inv)(np.array([1.0, -1.0])))
+    with mpmath.workprec(200):
+        want = np.array([float(mpmath.erfinv(mpmath.mpf(float(v)))) for v in grid])
+    ulps = np.abs(got - want) / np.spacing(np.abs(want))
+    worst = int(np.argmax(ulps))
+    assert ulps[worst] <= 2, f"erf_inv({grid[worst]!r}) = {got[worst]!r}, want {want[worst]!r}"
+    np.testing.assert_array_equal(ends, [np.inf, -np.inf])
+
+
 @pytest.mark.parametrize("name", ["lgamma", "digamma", "bessel_i1e"])
 def test_float64_lgamma_digamma_ulp_error(name):
     """Within 3 ULP of mpmath for x > 0 (a Lanczos sum was 20 ULP off at
