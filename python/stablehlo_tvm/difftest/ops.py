@@ -331,7 +331,25 @@ def gen_binary(rng: Rng, op: str | None = None) -> Case:
         _attach_models(case, t, body.lines, r, ["%a0", "%a1"])
     elif t.kind in ("float", "complex") and not exact:
         _attach_precise(case, body.lines, r, ["%a0", "%a1"], composite=False)
+    if op in ("minimum", "maximum") and t.kind == "complex":
+        case.spec_departure = _lexicographic_departure(op)
     return case
+
+
+def _lexicographic_departure(op: str) -> Callable:
+    """XLA:CPU's complex minimum and maximum return the first operand
+    where the real parts are equal (max(2 - 70i, 2 - i) is 2 - 70i); the
+    spec orders complex numbers by (real, imaginary)."""
+
+    def departure(args, ours, xla):
+        a, b = args
+        same_real = a.real == b.real
+        take_a = (a.imag < b.imag) if op == "minimum" else (a.imag > b.imag)
+        spec = np.where(take_a | (a.imag == b.imag), a, b)
+        follows = same_real & ~np.isnan(a.imag) & ~np.isnan(b.imag) & (ours == spec) & (xla != spec)
+        return follows, f"XLA:CPU's complex {op} takes the first operand where the real parts are equal (the spec orders by the imaginary parts there)"
+
+    return departure
 
 
 def _complex_power_bound(args: list[np.ndarray], flat: list[int]) -> list[float]:
