@@ -244,6 +244,13 @@ def test_f8e8m0fnu_smallest_value_is_explained_as_xla_flushing_it():
     wrong[2] = e8(4.0)
     bad = difftest.mismatches(wrong, xla_result, exact=True)
     assert difftest_run.explain(case, wrong, xla_result, bad) is None
+    # A product of normal values that is 2^-127: XLA flushes the result.
+    product = np.asarray(jax.jit(jnp.multiply)(x[1:2], np.array([0.5], e8)))
+    assert np.isnan(product.astype(np.float32)[0])
+    ours = np.array([2.0**-127], e8)
+    case.args = [x[1:2], np.array([0.5], e8)]
+    bad = difftest.mismatches(ours, product, exact=True)
+    assert difftest_run.explain(case, ours, product, bad) == "XLA flushes subnormals"
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
 def test_complex_functions_at_extreme_arguments(dtype):
