@@ -759,7 +759,9 @@ def test_half_precision_chains_are_judged_with_each_op_rounded_to_the_type():
     bad = difftest.mismatches(ours, xla_result, exact=False)
     assert bad.tolist() == [True, False]
     assert "each value rounded to the type" in difftest_run.explain(case, ours, xla_result, bad)
-    ours[0] = ml_dtypes.bfloat16(float(stepwise) * 1.05)
+    # Twice the value: beyond even what rounding each op once allows (sinh
+    # carries the product's 0.4% 29 times: 3 x 30 bf16 epsilons is 70%).
+    ours[0] = ml_dtypes.bfloat16(float(stepwise) * 2)
     bad = difftest.mismatches(ours, xla_result, exact=False)
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -169,13 +169,8 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             reasons.append("both further than 3 ULP from a long-double reference, the import no further")
         remaining &= ~(ours_good | no_worse)
     if remaining.any() and case.float_model is not None and _is_float(expected):
-        try:
-            ref = case.float_model(*case.args)
-        except Exception:
-            ref = None
-        if ref is not None and np.shape(ref) == expected.shape:
-            with np.errstate(all="ignore"):
-                ref = np.asarray(ref).astype(expected.dtype)
+        ref = _model_values(case.float_model, case.args, expected)
+        if ref is not None:
             closer = np.ones_like(bad)
             for a, e, r in zip(_parts(actual), _parts(expected), _parts(ref)):
                 ours_err, xla_err = _ulps(a, r), _ulps(e, r)
@@ -187,13 +182,8 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
                 reasons.append("the import as close to a long-double evaluation as XLA (within twice its distance)")
                 remaining &= ~closer
     if remaining.any() and case.stepwise_model is not None:
-        try:
-            ref = case.stepwise_model(*case.args)
-        except Exception:
-            ref = None
-        if ref is not None and np.shape(ref) == expected.shape:
-            with np.errstate(all="ignore"):
-                ref = np.asarray(ref).astype(expected.dtype)
+        ref = _model_values(case.stepwise_model, case.args, expected)
+        if ref is not None:
             typed = ~mismatches(actual, ref, exact=False)
             if (remaining & typed).any():
                 reasons.append("the import within 3 ULP of the ops evaluated one by one, each value rounded to the type (XLA keeps half-precision intermediates in float32)")
@@ -258,53 +248,54 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
     return "; ".join(reasons) if reasons and not remaining.any() else None
 
 
-def _both_within_rounding_spread(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """Of the elements `where`, those where both the import and XLA are
-    within 3 ULP of each op's value carried to the result (three times
-    `case.rounding_spread`), plus 4 epsilons, of a 2,200-bit evaluation."""
-    import ml_dtypes
-
-    out = np.zeros(where.shape, dtype=bool)
-    positions = np.flatnonzero(where).tolist()
-    eps = float(ml_dtypes.finfo(expected.real.dtype).eps)
+def _model_values(model: Callable, args: list, expected: np.ndarray) -> np.ndarray | None:
+    """A model's result in the result's type; None where it has none."""
     try:
-        refs = case.precise(case.args, positions)
-        spreads = case.rounding_spread(case.args, positions, eps)
-    except ImportError:  # mpmath (the test extra) is not installed
-        return out
-    flat_a, flat_e, flat_out = actual.reshape(-1), expected.reshape(-1), out.reshape(-1)
-    for k, r, spread in zip(positions, refs, spreads):
-        if r is None or spread is None or r == 0 or not np.isfinite(r):
-            continue
-        a, e = complex(flat_a[k]), complex(flat_e[k])
-        if not all(np.isfinite(v) for v in (a.real, a.imag, e.real, e.imag)):
-            continue
-        flat_out[k] = max(abs(a - r), abs(e - r)) / abs(r) <= 3 * spread + 4 * eps
-    return out
+        ref = model(*args)
+    except Exception:
+        return None
+    if ref is None or np.shape(ref) != expected.shape:
+        return None
+    with np.errstate(all="ignore"):
+        return np.asarray(ref).astype(expected.dtype)
+
+
+def _both_within_rounding_spread(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Of the elements `where`, those where both sides are within 3 ULP of
+    each op's value carried to the result (three times
+    `case.rounding_spread`), plus 4 epsilons, of a 2,200-bit evaluation."""
+    return _both_within(case, actual, expected, where, lambda positions, eps: [None if s is None else 3 * s / eps + 4 for s in case.rounding_spread(case.args, positions, eps)])
 
 
 def _both_within_rounding_bound(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Of the elements `where`, those where both sides are within
+    `case.rounding_bound` of a 2,200-bit evaluation."""
+    return _both_within(case, actual, expected, where, lambda positions, eps: case.rounding_bound[1](case.args, positions))
+
+
+def _both_within(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray, bounds: Callable) -> np.ndarray:
     """Of the elements `where`, those where both the import and XLA are
-    within `case.rounding_bound` of a 2,200-bit evaluation (relative
-    distance |a - r| / |r|)."""
-    out = np.zeros(where.shape, dtype=bool)
-    positions = np.flatnonzero(where).tolist()
-    try:
-        refs = case.precise(case.args, positions)
-        bounds = case.rounding_bound[1](case.args, positions)
-    except ImportError:  # mpmath (the test extra) is not installed
-        return out
+    within `bounds(positions, eps)` epsilons (relative distance
+    |a - r| / |r|) of a 2,200-bit evaluation r; a bound of 0 or None, a
+    zero or non-finite r, or a non-finite side is not."""
     import ml_dtypes
 
+    out = np.zeros(where.shape, dtype=bool)
+    positions = np.flatnonzero(where).tolist()
     eps = float(ml_dtypes.finfo(expected.real.dtype).eps)
+    try:
+        refs = case.precise(case.args, positions)
+        limits = bounds(positions, eps)
+    except ImportError:  # mpmath (the test extra) is not installed
+        return out
     flat_a, flat_e, flat_out = actual.reshape(-1), expected.reshape(-1), out.reshape(-1)
-    for k, r, bound in zip(positions, refs, bounds):
-        if r is None or r == 0 or not bound:
+    for k, r, limit in zip(positions, refs, limits):
+        if r is None or not limit or r == 0 or not np.isfinite(r):
             continue
         a, e = complex(flat_a[k]), complex(flat_e[k])
         if not all(np.isfinite(v) for v in (a.real, a.imag, e.real, e.imag)):
             continue
-        flat_out[k] = max(abs(a - r), abs(e - r)) / abs(r) <= bound * eps
+        flat_out[k] = max(abs(a - r), abs(e - r)) / abs(r) <= limit * eps
     return out
 
 
