@@ -744,7 +744,7 @@ def test_half_precision_chains_are_judged_with_each_op_rounded_to_the_type():
     """sinh(x * y) in bf16: the spec types the product bf16 (29.33 rounds
     to 29.375) and sinh amplifies that rounding 29 times; XLA keeps the
     product in f32. A result within 3 ULP of the ops evaluated one by one,
-    each rounded to bf16, is explained; one off from that is not."""
+    each rounded to bf16, is explained; one twice that is not."""
     x = np.array([2.84375, 1.5], ml_dtypes.bfloat16)
     y = np.array([10.3125, 2.0], ml_dtypes.bfloat16)
 
