@@ -247,6 +247,10 @@ def _inner_condition(op: str, args: list) -> float:
     return 1.0
 
 
+# Operands beyond 2^4096 (no float's range reaches 2^1024) are not modelled.
+_HUGE_BITS = 4096
+
+
 def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None):
     """The 2,200-bit values of `result` at `flat` (None where not
     modelled); `watch(name, value, op, operands)` sees every op's value,
@@ -269,6 +273,11 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 continue
 
             def compute(op: str, args: list, attrs: str):
+                # Far beyond any float's range (an exp of an exp): not
+                # modelled, as reducing it for a trigonometric function
+                # would take pi to millions of digits.
+                if any(not isinstance(a, bool) and a != 0 and mp.isfinite(abs(a)) and mp.mag(a) > _HUGE_BITS for a in args):
+                    return None
                 if op == "compare":
                     return getattr(args[0], _COMPARE[models._direction(attrs)])(args[1])
                 if op == "select":
