@@ -288,9 +288,19 @@ struct Complex : Real {
   Parts sqrt(Parts x) {
     auto [a, b2] = x;
     Value zero = constant(a, 0.0), half = constant(a, 0.5);
-    // Halved before the sum: |z| + |a| overflows for |a| near the maximum.
-    Value t = Real::sqrt(
-        add(Real::mul(half, hypot(a, b2)), Real::mul(half, abs(a))));
+    // t = sqrt(|z| / 2 + |a| / 2), halved before the sum: |z| + |a|
+    // overflows for |a| near the maximum. Above 1 from z / 4 (exact there;
+    // below, quartering a subnormal part would round it), t being twice
+    // that root: |z| itself, and |z| / 2 + |a| / 2, overflow where both
+    // parts are near the maximum.
+    Value large = compare(stablehlo::ComparisonDirection::GT,
+                          max(abs(a), abs(b2)), constant(a, 1.0));
+    Value quarter = constant(a, 0.25);
+    Value scale = select(large, quarter, constant(a, 1.0));
+    Value as = Real::mul(a, scale), bs = Real::mul(b2, scale);
+    Value root = Real::sqrt(
+        add(Real::mul(half, hypot(as, bs)), Real::mul(half, abs(as))));
+    Value t = select(large, add(root, root), root);
     Value twoT = add(t, t);
     Value q = Real::div(abs(b2), twoT);
     Value nonNegative = compare(stablehlo::ComparisonDirection::GE, a, zero);

@@ -863,6 +863,24 @@ def test_complex_extrema_order_lexicographically_where_xla_does_not(op):
     assert difftest_run.explain(case, wrong, xla_result, bad) is None
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sqrt_and_rsqrt_where_the_modulus_overflows(dtype):
+    """|z| of parts both near the largest float overflows: sqrt(z) was
+    inf, rsqrt(z) 0; sqrt(z) is taken from z / 4 there. The same as jax.jit
+    at the extremes and within 2 ULP of numpy on ordinary values."""
+    big = np.finfo(np.float32 if dtype == "complex64" else np.float64).max
+    z = np.array([complex(-big, -big), complex(big, big), complex(big, -1), complex(-1, big), 3 - 4j, -0.5 + 1e-30j], dtype)
+    f = lambda z: (jnp.sqrt(z), jax.lax.rsqrt(z))
+    got, want = stablehlo_tvm.jit(f)(z), jax.jit(f)(z)
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        assert np.isfinite(g).all()
+        np.testing.assert_allclose(g, w, rtol=4 * np.finfo(g.real.dtype).eps)
+    grid = (np.random.default_rng(0).standard_normal((2, 200)) * 10.0 ** np.random.default_rng(1).integers(-20, 20, (2, 200)))
+    grid = (grid[0] + 1j * grid[1]).astype(dtype)
+    np.testing.assert_allclose(np.asarray(stablehlo_tvm.jit(jnp.sqrt)(grid)), np.sqrt(grid.astype(np.complex128)).astype(dtype), rtol=2 * np.finfo(grid.real.dtype).eps)
+
+
 def test_sorts_xla_would_corrupt_are_judged_by_the_model():
     """XLA:CPU's sort of 2-bit elements corrupts its heap (seed 61, case
     79558: malloc aborts later, or TVM's crash handler deadlocks the
