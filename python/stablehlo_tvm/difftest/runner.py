@@ -215,23 +215,13 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
         if both.any() and case.beyond_range is not None:
             import ml_dtypes
 
-            positions = np.flatnonzero(both).tolist()
-            flags = case.beyond_range(case.args, positions, float(ml_dtypes.finfo(expected.real.dtype).max))
-            over = np.zeros(bad.size, dtype=bool)
-            over[[p for p, f in zip(positions, flags) if f]] = True
-            over = over.reshape(bad.shape)
+            largest = float(ml_dtypes.finfo(expected.real.dtype).max)
+            over = _flagged(both, lambda positions: case.beyond_range(case.args, positions, largest))
             if over.any():
                 reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
                 remaining &= ~over
     if remaining.any() and np.iscomplexobj(expected) and case.on_branch_cut is not None:
-        positions = np.flatnonzero(remaining).tolist()
-        try:
-            flags = case.on_branch_cut(case.args, positions)
-        except ImportError:  # mpmath (the test extra) is not installed
-            flags = [False] * len(positions)
-        cut = np.zeros(bad.size, dtype=bool)
-        cut[[p for p, f in zip(positions, flags) if f]] = True
-        cut = cut.reshape(bad.shape)
+        cut = _flagged(remaining, lambda positions: case.on_branch_cut(case.args, positions))
         if cut.any():
             reasons.append("an op's exact operand is on its branch cut (the value turns on the sign of a zero the exact evaluation does not have)")
             remaining &= ~cut
@@ -246,6 +236,19 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             reasons.append("both within 3 ULP per op carried to the result (the composite's first-order condition, from a 2,200-bit evaluation)")
             remaining &= ~within
     return "; ".join(reasons) if reasons and not remaining.any() else None
+
+
+def _flagged(where: np.ndarray, flags_at: Callable) -> np.ndarray:
+    """The elements of `where` that `flags_at(flat positions)` (a 2,200-bit
+    evaluation's per-position verdicts) marks; none without mpmath."""
+    positions = np.flatnonzero(where).tolist()
+    out = np.zeros(where.size, dtype=bool)
+    try:
+        flags = flags_at(positions)
+    except ImportError:  # mpmath (the test extra) is not installed
+        return out.reshape(where.shape)
+    out[[p for p, f in zip(positions, flags) if f]] = True
+    return out.reshape(where.shape)
 
 
 def _model_values(model: Callable, args: list, expected: np.ndarray) -> np.ndarray | None:
