@@ -161,6 +161,18 @@ def test_division_by_a_provably_zero_divisor_builds(element):
     _against_xla(text, x, y)
 
 
+def test_the_program_that_trapped_in_an_integer_remainder_runs(tmp_path):
+    """Seed 86 case 89956, an i64 map body (-(x * x)) % sign(x << y), killed
+    its worker with SIGFPE: TVM marks signed arithmetic no-wrap, and LLVM
+    dropped a guard the remainder's divisor needed. Signed division now
+    runs on unsigned magnitudes. Run by the tester itself (its workers are
+    processes of their own, so a trap is a 'crash' verdict, not the end of
+    this test run)."""
+    out = tmp_path / "out"
+    (result,) = difftest_run.run(86, 1, 89956, 1, 1, None, str(out), False)
+    assert result["status"] in ("pass", "explained"), result
+
+
 def test_float_remainder_and_unsigned_shift_in_region_bodies():
     text = """func.func @main(%x: tensor<5xf64>, %y: tensor<5xf64>, %n: tensor<5xi32>) -> (tensor<5xf64>, tensor<5xi32>) {
       %0 = "stablehlo.map"(%x, %y) ({

@@ -22,54 +22,82 @@ bool isBoolTensor(Type type) {
   return cast<RankedTensorType>(type).getElementType().isInteger(1);
 }
 
-/// The divisor of an integer x / y or x % y, made safe for the hardware,
-/// which traps on y == 0 and on INT_MIN / -1: both become 1 (and x / 1, x % 1
-/// are what XLA gives for the overflow case). `isZero` marks y == 0, whose
-/// result the caller selects. The divisor is nudged arithmetically (y plus
-/// the flags), not selected: TVM simplifies a select's branches under its
-/// condition, and where y is provably 0 (x - x) the branch that assumes
-/// y != 0 folds the division by 0 itself, which TVM's constant folder
-/// refuses. x == INT_MIN is spelled as "no bit but the sign", as in region
-/// bodies (integerDivision in ScalarBody.cpp).
-struct SafeDivisor {
-  Value divisor;
-  Value isZero;
-};
-
-SafeDivisor makeSafeDivisor(OpBuilder &builder, Location loc, Value x,
-                            Value y) {
+/// Integer x / y or x % y with the results XLA gives where StableHLO leaves
+/// them open: x / 0 is -1 (all bits set), x % 0 is x, INT_MIN / -1 is
+/// INT_MIN and INT_MIN % -1 is 0; nothing the hardware traps on.
+/// - The divisor is nudged arithmetically (y plus y == 0), not selected: TVM
+///   simplifies a select's branches under its condition, and where y is
+///   provably 0 (x - x) the branch that assumes y != 0 folds the division
+///   by 0 itself, which TVM's constant folder refuses.
+/// - Signed operands divide as unsigned magnitudes (|x| / |y|, the sign put
+///   back by unsigned negation), so INT_MIN / -1 is 2^(n-1) / 1, no trap. A
+///   guard on x == INT_MIN does not hold: TVM marks signed arithmetic
+///   no-wrap (LLVM's nsw), so where x came from an overflowing product LLVM
+///   took x != INT_MIN and dropped the guard (SIGFPE). Negation is ~v + 1:
+///   TVM's bounds would make an unsigned 0 - v zero.
+Value integerDivision(OpBuilder &builder, Location loc, Value x, Value y,
+                      bool remainder) {
   auto type = cast<RankedTensorType>(y.getType());
   auto intType = cast<IntegerType>(type.getElementType());
   unsigned width = intType.getWidth();
   auto boolType = type.clone(builder.getI1Type());
-  auto splat = [&](const APInt &value) {
-    return splatConstant(builder, loc, type,
-                         builder.getIntegerAttr(intType, value), y);
+  auto unsignedInt = IntegerType::get(builder.getContext(), width,
+                                      IntegerType::Unsigned);
+  auto unsignedType = type.clone(unsignedInt);
+  auto splat = [&](RankedTensorType t, const APInt &value) {
+    return splatConstant(builder, loc, t,
+                         builder.getIntegerAttr(t.getElementType(), value), y);
   };
-  auto asInteger = [&](Value flag) -> Value {
-    return tvm::AsTypeOp::create(builder, loc, type, flag,
-                                 TypeAttr::get(intType));
+  auto cast = [&](Value v, RankedTensorType t) -> Value {
+    return tvm::AsTypeOp::create(builder, loc, t, v,
+                                 TypeAttr::get(t.getElementType()));
   };
-  Value zero = splat(APInt::getZero(width));
+  Value zero = splat(type, APInt::getZero(width));
   Value isZero = tvm::EqualOp::create(builder, loc, boolType, y, zero);
-  Value divisor =
-      tvm::AddOp::create(builder, loc, type, y, asInteger(isZero));
-  if (!intType.isUnsigned()) {
-    Value low = tvm::BitwiseAndOp::create(
-        builder, loc, type, x, splat(APInt::getSignedMaxValue(width)));
-    Value isMin = tvm::LogicalAndOp::create(
-        builder, loc, boolType,
-        tvm::EqualOp::create(builder, loc, boolType, low, zero),
-        tvm::NotEqualOp::create(builder, loc, boolType, x, zero));
-    Value isMinusOne = tvm::EqualOp::create(builder, loc, boolType, y,
-                                            splat(APInt::getAllOnes(width)));
-    Value overflow = asInteger(
-        tvm::LogicalAndOp::create(builder, loc, boolType, isMin, isMinusOne));
-    divisor = tvm::AddOp::create(
-        builder, loc, type, divisor,
-        tvm::AddOp::create(builder, loc, type, overflow, overflow));
+  auto nudged = [&](Value divisor, RankedTensorType t) -> Value {
+    Value isZeroHere = tvm::EqualOp::create(
+        builder, loc, boolType, divisor, splat(t, APInt::getZero(width)));
+    return tvm::AddOp::create(builder, loc, t, divisor, cast(isZeroHere, t));
+  };
+  Value result;
+  if (intType.isUnsigned()) {
+    Value divisor = nudged(y, type);
+    result = remainder
+                 ? Value(tvm::ModOp::create(builder, loc, type, x, divisor))
+                 : Value(tvm::DivideOp::create(builder, loc, type, x, divisor));
+  } else {
+    Value one = splat(unsignedType, APInt(width, 1));
+    auto negated = [&](Value v) -> Value {
+      return tvm::AddOp::create(
+          builder, loc, unsignedType,
+          tvm::BitwiseNotOp::create(builder, loc, unsignedType, v), one);
+    };
+    auto magnitude = [&](Value v, Value negative) -> Value {
+      Value bits = cast(v, unsignedType);
+      return tvm::WhereOp::create(builder, loc, unsignedType, negative,
+                                  negated(bits), bits);
+    };
+    Value xNegative = tvm::LessOp::create(builder, loc, boolType, x, zero);
+    Value yNegative = tvm::LessOp::create(builder, loc, boolType, y, zero);
+    Value xMagnitude = magnitude(x, xNegative);
+    Value yMagnitude = nudged(magnitude(y, yNegative), unsignedType);
+    Value unsignedResult =
+        remainder ? Value(tvm::ModOp::create(builder, loc, unsignedType,
+                                             xMagnitude, yMagnitude))
+                  : Value(tvm::DivideOp::create(builder, loc, unsignedType,
+                                                xMagnitude, yMagnitude));
+    // The remainder takes the dividend's sign, the quotient the product's.
+    Value negative =
+        remainder ? xNegative
+                  : Value(tvm::LogicalXorOp::create(builder, loc, boolType,
+                                                    xNegative, yNegative));
+    result = cast(tvm::WhereOp::create(builder, loc, unsignedType, negative,
+                                       negated(unsignedResult), unsignedResult),
+                  type);
   }
-  return {divisor, isZero};
+  Value atZero = remainder ? x
+                           : splat(type, APInt::getAllOnes(width));
+  return tvm::WhereOp::create(builder, loc, type, isZero, atZero, result);
 }
 
 /// Integer division as XLA defines the cases StableHLO leaves open: x / 0 is
@@ -86,17 +114,9 @@ struct IntegerDivideConversion : TVMTypedPattern<stablehlo::DivOp> {
     auto intType = dyn_cast<IntegerType>(type.getElementType());
     if (!intType || intType.getWidth() == 1)
       return decline(rewriter, op, "not an integer division");
-    Location loc = op.getLoc();
-    Value allOnes = splatConstant(
-        rewriter, loc, type,
-        rewriter.getIntegerAttr(intType, APInt::getAllOnes(intType.getWidth())),
-        adaptor.getLhs());
-    SafeDivisor safe =
-        makeSafeDivisor(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
-    Value quotient = tvm::DivideOp::create(rewriter, loc, type, adaptor.getLhs(),
-                                           safe.divisor);
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, safe.isZero, allOnes,
-                                              quotient);
+    rewriter.replaceOp(op, integerDivision(rewriter, op.getLoc(),
+                                           adaptor.getLhs(), adaptor.getRhs(),
+                                           /*remainder=*/false));
     return success();
   }
 };
@@ -288,9 +308,8 @@ struct RemainderConversion : TVMTypedPattern<stablehlo::RemOp> {
                                }));
       return success();
     }
-    SafeDivisor safe = makeSafeDivisor(rewriter, op.getLoc(), x, y);
-    Value rem = tvm::ModOp::create(rewriter, op.getLoc(), type, x, safe.divisor);
-    rewriter.replaceOpWithNewOp<tvm::WhereOp>(op, type, safe.isZero, x, rem);
+    rewriter.replaceOp(op, integerDivision(rewriter, op.getLoc(), x, y,
+                                           /*remainder=*/true));
     return success();
   }
 };
