@@ -247,6 +247,26 @@ def test_relu_and_clip_keep_nan_and_signed_zeros():
         np.testing.assert_array_equal(np.signbit(g), np.signbit(np.asarray(w)))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_maximum_and_minimum_order_minus_zero_below_plus_zero(dtype):
+    # IEEE-754's maximum and minimum (StableHLO's): max(+0, -0) is +0 and
+    # min(+0, -0) is -0 in either order, element-wise and as a scatter's
+    # combiner (a scalar body).
+    zeros = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0], np.float32)
+    x = zeros.astype(dtype)
+    y = np.array([0.0, 0.0, -0.0, -0.0, -0.0, 0.0], np.float32).astype(dtype)
+    at = jnp.arange(6)
+
+    def f(x, y):
+        return (jnp.maximum(x, y), jnp.minimum(x, y), jnp.maximum(-x, x),
+                x.at[at].max(y), x.at[at].min(y), jnp.clip(x, y, 1.0))
+
+    got = assert_matches_jax(f, x, y)
+    for g, w in zip(got, jax.jit(f)(x, y)):
+        np.testing.assert_array_equal(np.signbit(np.asarray(g, np.float32)),
+                                      np.signbit(np.asarray(w, np.float32)))
+
+
 def test_bfloat16_matmul_with_f32_accumulation():
     a, b = random_args([((4, 8), "float32"), ((8, 3), "float32")])
     a, b = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)

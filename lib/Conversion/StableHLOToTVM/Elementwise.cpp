@@ -143,10 +143,61 @@ struct TranscendentalConversion : TVMTypedPattern<SrcOp> {
   }
 };
 
+/// StableHLO's maximum and minimum are IEEE-754's, which order -0 below +0;
+/// TVM's max and min may return either zero. Where both operands are zeros
+/// the sign comes from arithmetic that keeps it under any association: x + y
+/// is negative only if both are (maximum), (x + y) * (x * y) if either is
+/// (minimum: the sum's sign exclusive-or'ed with the product's). A constant
+/// operand without zeros needs nothing; one of zeros only needs no test.
+template <typename DstOp>
+Value withOrderedZeros(OpBuilder &builder, Location loc, Value x, Value y,
+                       Value value) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto boolType = type.clone(builder.getI1Type());
+  auto zeroness = [](Value v) -> std::optional<bool> {
+    DenseFPElementsAttr elements = floatConstantOf(v);
+    if (!elements)
+      return std::nullopt;
+    auto isZero = [](const APFloat &f) { return f.isZero(); };
+    if (llvm::none_of(elements.getValues<APFloat>(), isZero))
+      return false;
+    if (llvm::all_of(elements.getValues<APFloat>(), isZero))
+      return true;
+    return std::nullopt;
+  };
+  std::optional<bool> xZero = zeroness(x), yZero = zeroness(y);
+  if (xZero == false || yZero == false)
+    return value;
+  Value zero = splatConstant(builder, loc, type,
+                             builder.getFloatAttr(type.getElementType(), 0.0),
+                             x);
+  auto isZero = [&](Value v) -> Value {
+    return tvm::EqualOp::create(builder, loc, boolType, v, zero);
+  };
+  Value bothZero;
+  if (xZero)
+    bothZero = isZero(y);
+  else if (yZero)
+    bothZero = isZero(x);
+  else {
+    Value xIsZero = isZero(x);
+    bothZero = tvm::LogicalAndOp::create(builder, loc, boolType, xIsZero,
+                                         isZero(y));
+  }
+  Value sum = tvm::AddOp::create(builder, loc, type, x, y);
+  Value signedZero = sum;
+  if (std::is_same_v<DstOp, tvm::MinimumOp>)
+    signedZero = tvm::MultiplyOp::create(
+        builder, loc, type, sum,
+        tvm::MultiplyOp::create(builder, loc, type, x, y));
+  return tvm::WhereOp::create(builder, loc, type, bothZero, signedZero, value);
+}
+
 template <typename DstOp>
 Value emitMinMax(OpBuilder &builder, Location loc, Value x, Value y) {
-  return nanPropagating(builder, loc, x, y,
-                        DstOp::create(builder, loc, x.getType(), x, y));
+  Value value = nanPropagating(builder, loc, x, y,
+                               DstOp::create(builder, loc, x.getType(), x, y));
+  return withOrderedZeros<DstOp>(builder, loc, x, y, value);
 }
 
 template <typename SrcOp, typename DstOp>

@@ -114,6 +114,10 @@ Value permuteDims(OpBuilder &builder, Location loc, Value value,
 Value splatConstant(OpBuilder &builder, Location loc, RankedTensorType type,
                     TypedAttr scalar, Value like = {});
 
+/// The elements of `value` where it is a float constant, perhaps reshaped or
+/// broadcast; null otherwise.
+DenseFPElementsAttr floatConstantOf(Value value);
+
 /// True where `value` is NaN: `!(x == x)`, which TVM computes for every float
 /// type (its isnan rejects bfloat16).
 Value isNaN(OpBuilder &builder, Location loc, Value value);

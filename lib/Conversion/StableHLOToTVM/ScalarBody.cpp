@@ -44,7 +44,19 @@ Value extremum(OpBuilder &b, Location loc, Type element, Value x, Value y,
     Value yIsNaN = isNaNScalar(b, loc, y);
     pick = arith::SelectOp::create(b, loc, yIsNaN, y, pick);
     Value xIsNaN = isNaNScalar(b, loc, x);
-    return arith::SelectOp::create(b, loc, xIsNaN, x, pick);
+    pick = arith::SelectOp::create(b, loc, xIsNaN, x, pick);
+    // -0 below +0 (IEEE-754's maximum and minimum): where both are zeros,
+    // x + y is negative only if both are, (x + y) * (x * y) if either is.
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 0.0));
+    Value bothZero = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, zero),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, y, zero));
+    Value signedZero = arith::AddFOp::create(b, loc, x, y);
+    if (!isMax)
+      signedZero = arith::MulFOp::create(
+          b, loc, signedZero, arith::MulFOp::create(b, loc, x, y));
+    return arith::SelectOp::create(b, loc, bothZero, signedZero, pick);
   }
   bool isUnsigned = isUnsignedElement(element);
   auto pred = isMax ? (isUnsigned ? arith::CmpIPredicate::ugt

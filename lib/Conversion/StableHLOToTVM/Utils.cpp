@@ -217,25 +217,29 @@ Value isNaN(OpBuilder &builder, Location loc, Value value) {
   return tvm::IsNaNOp::create(builder, loc, boolType, value);
 }
 
-/// Whether `value` is a constant (perhaps reshaped or broadcast) with no
-/// NaN among its elements.
-static bool isConstantWithoutNaN(Value value) {
+DenseFPElementsAttr floatConstantOf(Value value) {
   while (Operation *op = value.getDefiningOp()) {
     if (isa<tvm::BroadcastToOp, tvm::ReshapeOp>(op)) {
       value = op->getOperand(0);
       continue;
     }
     auto constant = dyn_cast<tvm::ConstantOp>(op);
-    auto elements =
-        constant ? dyn_cast<DenseFPElementsAttr>(constant.getValue()) : nullptr;
-    if (!elements)
-      return false;
-    if (elements.isSplat())
-      return !elements.getSplatValue<APFloat>().isNaN();
-    return llvm::none_of(elements.getValues<APFloat>(),
-                         [](const APFloat &v) { return v.isNaN(); });
+    return constant ? dyn_cast<DenseFPElementsAttr>(constant.getValue())
+                    : nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+/// Whether `value` is a constant (perhaps reshaped or broadcast) with no
+/// NaN among its elements.
+static bool isConstantWithoutNaN(Value value) {
+  DenseFPElementsAttr elements = floatConstantOf(value);
+  if (!elements)
+    return false;
+  if (elements.isSplat())
+    return !elements.getSplatValue<APFloat>().isNaN();
+  return llvm::none_of(elements.getValues<APFloat>(),
+                       [](const APFloat &v) { return v.isNaN(); });
 }
 
 Value nanPropagating(OpBuilder &builder, Location loc, Value x, Value y,

@@ -36,9 +36,22 @@ func.func @binary(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[NY:.*]] = tvm.isnan %arg1
   // CHECK: %[[ANY:.*]] = tvm.logical_or %[[NX]], %[[NY]]
   // CHECK: %[[NAN:.*]] = tvm.add %[[D]], %arg1
-  // CHECK: %[[E:.*]] = tvm.where %[[ANY]], %[[NAN]], %[[MAX]]
+  // CHECK: %[[PICK:.*]] = tvm.where %[[ANY]], %[[NAN]], %[[MAX]]
+  // Both zeros: -0 below +0, the sign from x + y (maximum) or
+  // (x + y) * (x * y) (minimum).
+  // CHECK: %[[ZERO:.*]] = tvm.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK: %[[Z:.*]] = tvm.broadcast_to %[[ZERO]]
+  // CHECK: %[[ZX:.*]] = tvm.equal %[[D]], %[[Z]]
+  // CHECK: %[[ZY:.*]] = tvm.equal %arg1, %[[Z]]
+  // CHECK: %[[BOTH:.*]] = tvm.logical_and %[[ZX]], %[[ZY]]
+  // CHECK: %[[SUM:.*]] = tvm.add %[[D]], %arg1
+  // CHECK: %[[E:.*]] = tvm.where %[[BOTH]], %[[SUM]], %[[PICK]]
   // CHECK: %[[MIN:.*]] = tvm.minimum %[[E]], %arg1
-  // CHECK: %[[F:.*]] = tvm.where %{{.*}}, %{{.*}}, %[[MIN]]
+  // CHECK: %[[MINPICK:.*]] = tvm.where %{{.*}}, %{{.*}}, %[[MIN]]
+  // CHECK: %[[MSUM:.*]] = tvm.add %[[E]], %arg1
+  // CHECK: %[[MPROD:.*]] = tvm.multiply %[[E]], %arg1
+  // CHECK: %[[SIGNED:.*]] = tvm.multiply %[[MSUM]], %[[MPROD]]
+  // CHECK: %[[F:.*]] = tvm.where %{{.*}}, %[[SIGNED]], %[[MINPICK]]
   // CHECK: return %[[F]]
   %0 = stablehlo.add %x, %y : tensor<4xf32>
   %1 = stablehlo.subtract %0, %y : tensor<4xf32>
