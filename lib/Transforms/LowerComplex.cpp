@@ -184,10 +184,13 @@ struct Complex : Real {
     Value im = add(Real::mul(x.first, y.second), Real::mul(x.second, y.first));
     return {re, im};
   }
-  /// Smith's algorithm: divide by the larger part of the divisor first.
+  /// Smith's algorithm: divide by the larger part of the divisor first. Its
+  /// sums (a + b r, c + d r, |r| <= 1) overflow where a part exceeds half
+  /// the largest float although the quotient may not: such an operand is
+  /// halved first (exactly) and the quotient scaled back after.
   Parts div(Parts x, Parts y) {
-    auto [a, b2] = x;
-    auto [c, d] = y;
+    auto [a, b2] = scaledBelowHalfLargest(x);
+    auto [c, d] = scaledBelowHalfLargest(y);
     Value cBigger = compare(stablehlo::ComparisonDirection::GE, abs(c), abs(d));
     // |c| >= |d|: r = d/c, den = c + d r, ((a + b r), (b - a r)) / den.
     Value r1 = Real::div(d, c);
@@ -200,7 +203,26 @@ struct Complex : Real {
     Value re2 = Real::div(add(Real::mul(a, r2), b2), den2);
     Value im2 = Real::div(sub(Real::mul(b2, r2), a), den2);
     Value re = select(cBigger, re1, re2), im = select(cBigger, im1, im2);
+    // x s / (y t) is the quotient times s / t, each 1/2 or 1.
+    Value undo = Real::div(scaleOf(y), scaleOf(x));
+    re = Real::mul(re, undo);
+    im = Real::mul(im, undo);
     return divisionSpecialValues(x, y, re, im);
+  }
+  /// 1/2 where a part of `x` exceeds half the largest float, else 1.
+  Value scaleOf(Parts x) {
+    auto type = cast<FloatType>(getElementTypeOrSelf(x.first.getType()));
+    APFloat limit = APFloat::getLargest(type.getFloatSemantics());
+    limit.divide(APFloat(type.getFloatSemantics(), 2),
+                 APFloat::rmNearestTiesToEven);
+    Value large = compare(stablehlo::ComparisonDirection::GT,
+                          max(abs(x.first), abs(x.second)),
+                          constant(x.first, limit.convertToDouble()));
+    return select(large, constant(x.first, 0.5), constant(x.first, 1.0));
+  }
+  Parts scaledBelowHalfLargest(Parts x) {
+    Value scale = scaleOf(x);
+    return {Real::mul(x.first, scale), Real::mul(x.second, scale)};
   }
   /// C99 Annex G's recovery of infinities and zeros that Smith's formula
   /// makes NaN of (0/0, inf/inf): a nonzero over zero is an infinity,

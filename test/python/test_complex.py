@@ -163,3 +163,26 @@ def test_hyperbolic_functions_keep_a_zero_imaginary_part(dtype):
         np.testing.assert_array_equal(got.real[:3], real)
         np.testing.assert_array_equal(got.imag[:3], 0.0)
         np.testing.assert_allclose(got[3:], np.asarray(jax.jit(f)(z))[3:], rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype, big", [(np.complex64, 3.0e38), (np.complex128, 1.7e308)])
+def test_division_with_parts_near_the_largest_float(dtype, big):
+    # Smith's sums a + b r and c + d r overflow where a part exceeds half the
+    # largest float though the quotient is finite; the operands are halved
+    # first. XLA:CPU's quotient overflows or underflows on the first three
+    # (inf, 0, 0), so the reference is the exact quotient, rounded; on the
+    # last two, which need no scaling, XLA's and the exact one agree.
+    from fractions import Fraction
+
+    x = np.array([big + big * 1j, 1 + 2j, 1 + 1j, big - 1j, 3 - 4j], dtype)
+    y = np.array([1 + 1j, big + big * 1j, big * 1j, 2 + 2j, 0.5 + 0.25j], dtype)
+    got = np.asarray(stablehlo_tvm.jit(lambda x, y: x / y)(x, y))
+    real = np.float32 if dtype == np.complex64 else np.float64
+    for g, p, q in zip(got, x, y):
+        a, b, c, d = (Fraction(float(v)) for v in (p.real, p.imag, q.real, q.imag))
+        n = c * c + d * d
+        for part, exact in ((g.real, (a * c + b * d) / n), (g.imag, (b * c - a * d) / n)):
+            want = real(float(exact))
+            assert np.isfinite(part) and abs(part - want) <= 2 * np.spacing(abs(want)), (p, q, part, want)
+    want = np.asarray(jax.jit(lambda x, y: x / y)(x[3:], y[3:]))
+    np.testing.assert_allclose(got[3:], want, rtol=4 * np.finfo(real).eps)
