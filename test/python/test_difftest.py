@@ -778,6 +778,27 @@ def test_half_precision_chains_are_judged_with_each_op_rounded_to_the_type():
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
+def test_an_intermediate_leaving_the_range_is_judged_with_each_op_rounded_to_the_type():
+    """log(exp(x)) in f32 at x = -161: exp underflows to 0 in the type and
+    log(0) is -inf, as the spec types each op; XLA rewrites the pair to x.
+    The typed result is explained; another value is not."""
+    x = np.array([-161.0, 1.5], np.float32)
+
+    def lines(body, tt):
+        e = body.op("stablehlo.exponential", ["%a0"], [tt], tt)
+        return body.op("stablehlo.log", [e], [tt], tt)
+
+    case = _expression_case(lines, 1, [x], element="f32")
+    ours = np.array([-np.inf, 1.5], np.float32)
+    xla_result = np.array([-161.0, 1.5], np.float32)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "each value rounded to the type" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[0] = -160.0
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+
+
 def test_results_on_a_branch_cut_are_explained():
     """rsqrt(atan2(z, z)): atan2(z, z) is pi/4 or -3 pi/4 with an exactly
     zero imaginary part, and rsqrt of -3 pi/4 is +-0.65 i by that zero's

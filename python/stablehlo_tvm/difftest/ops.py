@@ -611,7 +611,7 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
     booleans, long double for floats and complex numbers."""
     if t.kind in ("float", "complex"):
         case.float_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)))
-        if t.kind == "float" and t.bits < 32 and len(lines) > 1:
+        if len(lines) > 1:
             case.stepwise_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)), rounded_to=t.dtype)
         _attach_precise(case, lines, result, leaves, composite=True)
     elif case.model is None:
