@@ -52,6 +52,42 @@ def _as_unsigned(x):
     return tir.Cast(u, x)
 
 
+_WRAPPING = {
+    "add": lambda a, b: a + b,
+    "subtract": lambda a, b: a - b,
+    "multiply": lambda a, b: a * b,
+    "negative": lambda a: -a,
+    "abs": lambda a: _tir().abs(a),
+}
+
+
+def wrapping(op: str, *operands):
+    """`op` (a _WRAPPING key) on integer TIR values of one type, wrapping as
+    StableHLO's integer arithmetic does (abs(INT_MIN) is INT_MIN). TVM
+    compiles 32- and 64-bit integer arithmetic with LLVM's no-wrap flags
+    (nsw, nuw), under which LLVM folds what does wrap (an unsigned 0 - x to
+    0, x >= x + y to y == 0, x * x to a non-negative value): computed in the
+    integer twice as wide, where nothing wraps (signed; unsigned for an
+    unsigned product), and truncated. LLVM narrows that back to one
+    instruction of the type, without the flags. Narrower types, which TVM
+    compiles without the flags, get `op` itself."""
+    tir = _tir()
+    fn = _WRAPPING[op]
+    dtype = _dtype(operands[0])
+    kind = dtype.rstrip("0123456789")
+    bits = int(dtype[len(kind):] or 0)
+    if kind not in ("int", "uint") or bits < 32:
+        return fn(*operands)
+    wide = f"{kind if op == 'multiply' else 'int'}{2 * bits}"
+    # Widened unsigned, then read as the wide type: TVM's canonical
+    # simplifier does not look through the reinterpretation into the
+    # operands' bound expressions (along Philox's rounds in a kernel, that
+    # took 10 s of a build).
+    unsigned_wide = wide if wide.startswith("u") else "u" + wide
+    widened = [tir.call_intrin(wide, "tirx.reinterpret", tir.Cast(unsigned_wide, x)) for x in operands]
+    return tir.Cast(dtype, fn(*widened))
+
+
 def _in_unsigned(fn, fold=None):
     """An integer op computed on the operands' bits read as unsigned: it
     wraps on overflow (TIR's signed arithmetic may not) and gives the
@@ -71,6 +107,21 @@ def _in_unsigned(fn, fold=None):
     return op
 
 
+def _wrapping_unless_marked(op: str):
+    """arith.addi or arith.muli: wrapping (see `wrapping`), unless the op
+    carries arith's no-wrap flags (a product of values widened from half
+    the width, which cannot wrap), which LLVM's then rightly state."""
+    fn = _WRAPPING[op]
+    marked = _in_unsigned(fn, fn)
+    wraps = _in_unsigned(lambda a, b: wrapping(op, a, b), fn)
+
+    def emit(args, attrs, dtype):
+        flags = str(attrs.get("overflowFlags", ""))
+        return (marked if "nuw" in flags or "nsw" in flags else wraps)(args, attrs, dtype)
+
+    return emit
+
+
 def _subi(args, attrs, dtype):
     """Wrapping subtraction. TVM's simplifier turns an unsigned `0 - b` into
     0, so a subtraction from zero is the two's complement ~b + 1."""
@@ -78,8 +129,8 @@ def _subi(args, attrs, dtype):
     a, b = args
     if isinstance(a, tir.IntImm) and a.value == 0 and not isinstance(b, tir.IntImm) and dtype != "bool":
         u = _unsigned(dtype)
-        return _as(dtype, tir.bitwise_not(_as(u, b)) + tir.IntImm(u, 1))
-    return _in_unsigned(lambda x, y: x - y, lambda x, y: x - y)(args, attrs, dtype)
+        return _as(dtype, wrapping("add", tir.bitwise_not(_as(u, b)), tir.IntImm(u, 1)))
+    return _in_unsigned(lambda x, y: wrapping("subtract", x, y), lambda x, y: x - y)(args, attrs, dtype)
 
 
 def _signed(fn):
@@ -257,9 +308,9 @@ def _math(name: str):
 def _table() -> dict[str, Callable[[list, dict, str], Any]]:
     tir = _tir()
     return {
-        "arith.addi": _in_unsigned(lambda a, b: a + b, lambda a, b: a + b),
+        "arith.addi": _wrapping_unless_marked("add"),
         "arith.subi": _subi,
-        "arith.muli": _in_unsigned(lambda a, b: a * b, lambda a, b: a * b),
+        "arith.muli": _wrapping_unless_marked("multiply"),
         "arith.divsi": _signed(tir.truncdiv),
         "arith.remsi": _signed(tir.truncmod),
         "arith.divui": _in_unsigned(tir.truncdiv),

@@ -827,7 +827,15 @@ def _compile(irmodule, target, schedule: bool, tuning, blas):
     if target.kind.name == "llvm":
         from .cpu.codegen import build as build_on_threads
 
-        relax_pipeline = tvm.relax.get_pipeline("default") if pipeline == "default" else pipeline
+        relax_pipeline = pipeline
+        if pipeline == "default":
+            from .cpu.wrapping_integers import legalizations
+
+            # Integer arithmetic that wraps (cpu/wrapping_integers.py), then
+            # TVM's own pipeline.
+            relax_pipeline = tvm.transform.Sequential(
+                [tvm.relax.transform.LegalizeOps(legalizations({})), tvm.relax.get_pipeline("default")]
+            )
         executable = build_on_threads(to_compile, target, relax_pipeline)
     else:
         executable = tvm.compile(to_compile, target=target, relax_pipeline=pipeline)

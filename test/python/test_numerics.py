@@ -267,6 +267,39 @@ def test_maximum_and_minimum_order_minus_zero_below_plus_zero(dtype):
                                       np.signbit(np.asarray(w, np.float32)))
 
 
+@pytest.mark.parametrize("schedule", [True, False])
+def test_integer_arithmetic_wraps_where_llvm_could_assume_it_does_not(schedule):
+    # TVM compiles 32- and 64-bit integer +, -, * with LLVM's no-wrap flags;
+    # LLVM then folded an unsigned 0 - clz(..) to 0, a >= a + b to b == 0
+    # and x * x >= 0 to true. Tensors, a loop's carries, abs and negation of
+    # INT_MIN, each against jax.jit (both the CPU schedules and TVM's own
+    # pipeline).
+    from jax import lax
+
+    a = np.array([651623953, 5, 3177169314, 4294967294, 0], np.uint32)
+    b = np.array([3675533486, 4294967295, 3474321399, 9, 7], np.uint32)
+    i = np.array([3037000500, -3037000500, 5, -(2**63), 2**62], np.int64)
+    m = np.array([-(2**31), 2**31 - 1, -1, 0, 7], np.int32)
+
+    def f(a, b, i, m):
+        return (
+            (a ^ a) - lax.clz(a >> a),
+            jnp.where(a >= a + b, a, a + b),
+            jnp.where(i * i >= 0, 1, 0),
+            jnp.abs(m), -m, m * m, m - (m + 1),
+            lax.fori_loop(0, 3, lambda k, c: jnp.where(c >= c + b, c, c + b), a),
+        )
+
+    want = list(jax.jit(f)(a, b, i, m))
+    got = stablehlo_tvm.build(jax.jit(f).lower(a, b, i, m), schedule=schedule)(a, b, i, m)
+    # XLA:CPU itself takes x * x >= 0 as true (3037000500^2 wraps to a
+    # negative int64): that one against NumPy's wrapping product.
+    with np.errstate(over="ignore"):
+        want[2] = np.where(i * i >= 0, 1, 0)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
 def test_bfloat16_matmul_with_f32_accumulation():
     a, b = random_args([((4, 8), "float32"), ((8, 3), "float32")])
     a, b = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)

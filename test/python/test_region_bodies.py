@@ -77,22 +77,7 @@ def test_reduce_with_a_rounding_body():
     assert_matches_jax(f, x)
 
 
-@pytest.mark.parametrize(
-    "dtype",
-    [
-        "int8",
-        "int16",
-        pytest.param(
-            "int32",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="32-bit body arithmetic goes through uint32 casts, which TVM's simplifier "
-                "takes to keep the value once the reduce shares a function with its producer (negative "
-                "x gives a huge float); computed in int64 instead, Philox's rounds took minutes to build",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32"])
 def test_narrow_integer_arithmetic_widened_in_a_body(dtype):
     # A body adding, subtracting and multiplying integers of `dtype` (with
     # negative constants), then taking the result to float, fed by a tensor computed in the same program (so

@@ -59,7 +59,14 @@ struct Words {
         b, loc, b.getI64Type(), b.getI64IntegerAttr(static_cast<int64_t>(value)));
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  /// A sum or product of 64-bit values widened from 32 bits, which cannot
+  /// wrap: marked so, it is compiled as one instruction, not widened again.
+  Value addNoWrap(Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y, arith::IntegerOverflowFlags::nuw);
+  }
+  Value mulNoWrap(Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y, arith::IntegerOverflowFlags::nuw);
+  }
   Value xorOp(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
   Value rotl(Value x, unsigned r) {
     return arith::OrIOp::create(b, loc, arith::ShLIOp::create(b, loc, x, u32(r)),
@@ -75,15 +82,17 @@ struct Words {
   Value carry(Value counter, Value n) {
     Type i64 = b.getI64Type();
     auto half = [&](Value x) { return arith::ExtUIOp::create(b, loc, i64, x); };
-    Value lowSum = add(half(low(counter)), half(low(n)));
-    Value highSum = add(add(half(high(counter)), half(high(n))),
-                        arith::ShRUIOp::create(b, loc, lowSum, u64(32)));
+    Value lowSum = addNoWrap(half(low(counter)), half(low(n)));
+    Value highSum =
+        addNoWrap(addNoWrap(half(high(counter)), half(high(n))),
+                  arith::ShRUIOp::create(b, loc, lowSum, u64(32)));
     return arith::ShRUIOp::create(b, loc, highSum, u64(32));
   }
 
   /// The high and low words of the 64-bit product of two words.
   std::pair<Value, Value> mulHiLo(uint64_t m, Value x) {
-    Value wide = mul(u64(m), arith::ExtUIOp::create(b, loc, b.getI64Type(), x));
+    Value wide =
+        mulNoWrap(u64(m), arith::ExtUIOp::create(b, loc, b.getI64Type(), x));
     return {high(wide), low(wide)};
   }
 

@@ -26,6 +26,7 @@ def fusion_passes(blas="loops") -> list:
     from .masks_per_consumer import MasksPerConsumer
     from .scalar_operands import ScalarOperands
     from .trailing_reshapes import TrailingReshapesAsViews
+    from .wrapping_integers import legalizations as wrapping_legalizations
 
     products = {"relax.matmul", "relax.nn.conv2d"}  # convolutions become products
     return [
@@ -41,7 +42,7 @@ def fusion_passes(blas="loops") -> list:
         ScalarOperands,
         MasksPerConsumer,
         relax.transform.DeadCodeElimination(),  # the transposes a product, and broadcasts an operator, no longer read
-        relax.transform.LegalizeOps(bfloat16_legalizations()),
+        relax.transform.LegalizeOps(wrapping_legalizations(bfloat16_legalizations())),
         relax.transform.AnnotateTIROpPattern(),
         TrailingReshapesAsViews,
         _fuse_ops_bounded,

@@ -72,7 +72,7 @@ class CPURule(ScheduleRule):
                 producers = sch.get_producers(block)
                 if not reads_each_once(sch, block) or any(len(sch.get_consumers(p)) != 1 for p in producers):
                     continue
-                if not all(fold_safe(sch, block, p) for p in producers):
+                if not all(fold_safe(sch, block, p) and not _divides_integers(sch.get(p)) for p in producers):
                     continue
                 try:
                     sch.reverse_compute_inline(block)
@@ -226,7 +226,9 @@ def _grows_too_large(sch: s_tir.Schedule, block, consumers) -> bool:
 
 def worth_inlining(sch: s_tir.Schedule, block) -> bool:
     stmt = sch.get(block)
-    if len(stmt.writes) != 1:
+    if len(stmt.writes) != 1 or _divides_integers(stmt):
+        # An integer division stays scalar (see _SCALAR_ONLY_CALLS) in a
+        # block of its own: inlined, its consumers would go scalar with it.
         return False
     store = store_of(stmt)
     if store is None or operation_count(store.value) <= _SMALL_EXPRESSION:
@@ -378,6 +380,11 @@ def vectorizable(block) -> bool:
     if _broadcasts_bfloat16(block):
         return False
     return not has_node(block.body, (tirx.Div, tirx.Mod, Call), _scalar_only)
+
+
+def _divides_integers(block) -> bool:
+    """Whether `block` divides integers or takes their remainder."""
+    return has_node(block.body, (tirx.Div, tirx.Mod), _scalar_only)
 
 
 def _scalar_only(node) -> bool:
