@@ -551,10 +551,11 @@ struct Complex : Real {
     Value alternative =
         select(compare(ComparisonDirection::GT, half, constant(a, 0.0)),
                Real::sub(half, pi), Real::add(half, pi));
-    Value re = select(compare(ComparisonDirection::LE,
-                              abs(Real::sub(coarse, half)),
-                              abs(Real::sub(coarse, alternative))),
-                      half, alternative);
+    // Nearest around the circle: coarse may be pi where the value is -pi.
+    Value re = select(
+        compare(ComparisonDirection::LE, abs(wrapAngle(Real::sub(coarse, half))),
+                abs(wrapAngle(Real::sub(coarse, alternative)))),
+        half, alternative);
     Value normU = Real::add(Real::mul(u.first, u.first),
                             Real::mul(u.second, u.second));
     Value determinant = Real::sub(Real::mul(a, d), Real::mul(b, c));

@@ -186,3 +186,23 @@ def test_division_with_parts_near_the_largest_float(dtype, big):
             assert np.isfinite(part) and abs(part - want) <= 2 * np.spacing(abs(want)), (p, q, part, want)
     want = np.asarray(jax.jit(lambda x, y: x / y)(x[3:], y[3:]))
     np.testing.assert_allclose(got[3:], want, rtol=4 * np.finfo(real).eps)
+
+
+def test_atan2_whose_real_part_is_minus_pi():
+    # atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)) with x nearly -i times
+    # the largest double: the real part is -pi (the end of its range),
+    # which the coarse angle that picks between the candidates 0 and -pi
+    # gave as +pi, nearer 0 but for the turn. XLA:CPU's is NaN + inf i here;
+    # the reference is a 3,000-bit evaluation.
+    mpmath = pytest.importorskip("mpmath")
+    from jax import lax
+
+    x = np.array([2.2250738585072014e-308 - 1.7976931348623157e308j, 1 + 2j])
+    y = np.array([-43.021197849516426 - 113.46915707776952j, 3 - 1j])
+    got = np.asarray(stablehlo_tvm.jit(lax.atan2)(y, x))
+    with mpmath.workprec(3000):
+        for g, p, q in zip(got, y, x):
+            p, q = mpmath.mpc(p), mpmath.mpc(q)
+            want = complex(-1j * mpmath.log((q + 1j * p) / mpmath.sqrt(q * q + p * p)))
+            assert abs(g - want) <= 4 * np.finfo(np.float64).eps * abs(want), (g, want)
+    np.testing.assert_allclose(got[1:], np.asarray(jax.jit(lax.atan2)(y[1:], x[1:])), rtol=1e-15)
