@@ -731,7 +731,9 @@ def test_non_finite_complex_results_are_explained_only_where_infinities_meet():
         return body.op("stablehlo.multiply", [s, "%a1"], [tt, tt], tt)
 
     case = _expression_case(lines, 3, [a0, a1, a2])
-    case.float_model = None  # these rules alone (long double does not overflow)
+    # These rules alone (long double does not overflow; the ops evaluated
+    # one by one in the type would explain the last by themselves).
+    case.float_model = case.stepwise_model = None
     nan, inf = np.float32(np.nan), np.float32(np.inf)
     ours = np.array([complex(inf, inf), complex(inf, inf), 14 + 2j, complex(0, inf)], np.complex64)
     xla_result = np.array([complex(nan, nan), complex(nan, inf), 14 + 2j, complex(nan, inf)], np.complex64)
@@ -795,6 +797,56 @@ def test_an_intermediate_leaving_the_range_is_judged_with_each_op_rounded_to_the
     assert bad.tolist() == [True, False]
     assert "each value rounded to the type" in difftest_run.explain(case, ours, xla_result, bad)
     ours[0] = -160.0
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+
+
+def test_a_complex_sign_counts_as_rounded_in_the_first_order_condition():
+    """power(sign(log1p(z)), z) in complex64 at z = 74 - 0.67i: sign is
+    z / |z|, off by an epsilon, and the power carries that 74 times; both
+    results within that spread are explained (with sign taken as exact
+    they were not), one ten times as far is not."""
+    pytest.importorskip("mpmath")
+    a0 = np.array([74.16346 - 0.66537637j, 1 + 1j], np.complex64)
+
+    def lines(body, tt):
+        l = body.op("stablehlo.log_plus_one", ["%a0"], [tt], tt)
+        s = body.op("stablehlo.sign", [l], [tt], tt)
+        return body.op("stablehlo.power", [s, "%a0"], [tt, tt], tt)
+
+    case = _expression_case(lines, 1, [a0])
+    case.float_model = case.stepwise_model = None  # the first-order rule alone
+    ours = np.array([0.9871362 - 0.15119025j, 0], np.complex64)
+    xla_result = np.array([0.98712647 - 0.15118867j, 0], np.complex64)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "first-order condition" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[0] = 0.9872 - 0.1512j
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+
+
+def test_an_infinite_operand_a_minimum_passes_over_is_evaluated():
+    """rsqrt(atan2(minimum(a1, a0), a0)): the minimum is a0 (a smaller
+    real part) though a1 is -inf i, so the 2,200-bit evaluation goes on
+    with a0, whose atan2(z, z) lies on rsqrt's cut: explained there; a
+    difference off the cut is not."""
+    pytest.importorskip("mpmath")
+    a0 = np.array([-0.28864902 + 1.1345747j, 1 + 1j], np.complex64)
+    a1 = np.array([complex(0, -np.inf), 5 + 0j], np.complex64)
+
+    def lines(body, tt):
+        m = body.op("stablehlo.minimum", ["%a1", "%a0"], [tt, tt], tt)
+        a = body.op("stablehlo.atan2", [m, "%a0"], [tt, tt], tt)
+        return body.op("stablehlo.rsqrt", [a], [tt], tt)
+
+    case = _expression_case(lines, 2, [a0, a1])
+    ours = np.array([-0.65147j, 1.1283792 + 0j], np.complex64)
+    xla_result = np.array([4.9e-08 + 0.65147j, 1.1283792 + 0j], np.complex64)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "branch cut" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[1] = 1.2 + 0j
     bad = difftest.mismatches(ours, xla_result, exact=False)
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 

@@ -107,14 +107,31 @@ _COMPARE = {"EQ": "__eq__", "NE": "__ne__", "LT": "__lt__", "LE": "__le__", "GT"
 
 
 def _exact(x: Any, complex_: bool):
+    """`x` as an mpmath number; infinities kept (only the ops of
+    _ORDER_OPS take them), None for NaN."""
     mp = _mp()
     if complex_:
         z = complex(x)
-        if not (math.isfinite(z.real) and math.isfinite(z.imag)):
+        if math.isnan(z.real) or math.isnan(z.imag):
             return None
         return mp.mpc(z.real, z.imag)
     v = float(x)
-    return mp.mpf(v) if math.isfinite(v) else None
+    return None if math.isnan(v) else mp.mpf(v)
+
+
+# Ops that order or pick their operands, infinite ones too (the minimum of
+# an infinite value and a finite one is the finite one): the rest take only
+# finite operands.
+_ORDER_OPS = frozenset(["maximum", "minimum", "select", "compare"])
+
+
+def _finite(a) -> bool:
+    mp = _mp()
+    if isinstance(a, bool):
+        return True
+    if isinstance(a, mp.mpc):
+        return bool(mp.isfinite(a.real) and mp.isfinite(a.imag))
+    return bool(mp.isfinite(a))
 
 
 def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int]) -> list[complex | float | None]:
@@ -195,7 +212,9 @@ def rounding_spread(lines: list[str], result: str, leaves: dict[str, np.ndarray]
     mp = _mp()
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
     ops = [parsed[1] if parsed else None for parsed in models._ops(lines)]
-    rounded_ops = [j for j, op in enumerate(ops) if op is not None and op not in _EXACT_OPS]
+    # A complex sign (z / |z|) and abs (a hypotenuse) are rounded.
+    exact_ops = _EXACT_OPS - {"sign", "abs"} if complex_ else _EXACT_OPS
+    rounded_ops = [j for j, op in enumerate(ops) if op is not None and op not in exact_ops]
     with mp.workprec(_BITS):
         exact = list(_evaluations(lines, result, leaves, flat, None))
         spread = [mp.mpf(0)] * len(flat)
@@ -260,7 +279,7 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
     if not complex_:
         unary, binary = _real_valued(unary), _real_valued(binary)
-    # Only the leaves the program reads must be finite there.
+    # Only the leaves the program reads must be numbers (not NaN) there.
     text = "\n".join(lines)
     used = {name: a for name, a in leaves.items() if re.search(re.escape(name) + r"\b", text)}
     with mp.workprec(_BITS):
@@ -277,6 +296,8 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 # modelled, as reducing it for a trigonometric function
                 # would take pi to millions of digits.
                 if any(not isinstance(a, bool) and a != 0 and mp.isfinite(abs(a)) and mp.mag(a) > _HUGE_BITS for a in args):
+                    return None
+                if op not in _ORDER_OPS and not all(_finite(a) for a in args):
                     return None
                 if op == "compare":
                     return getattr(args[0], _COMPARE[models._direction(attrs)])(args[1])

@@ -189,7 +189,7 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
                 reasons.append(
                     "the import within 3 ULP of the ops evaluated one by one, each value rounded to the type "
                     + ("(XLA keeps half-precision intermediates in float32)" if expected.real.dtype.itemsize < 4
-                       else "(XLA rewrites some expressions, log(exp(x)) to x, so no intermediate overflows or underflows)")
+                       else "(the spec types each op's result; XLA keeps some intermediates wider or rewrites them: log(exp(x)) to x)")
                 )
                 remaining &= ~typed
     if remaining.any() and case.precise is not None and _is_float(expected):
