@@ -851,6 +851,28 @@ def test_an_infinite_operand_a_minimum_passes_over_is_evaluated():
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
+def test_a_complex_part_below_the_rounding_of_the_modulus_is_explained():
+    """-pi - 2.6e-22i against -pi - 0i: the imaginary part is below an
+    epsilon of the modulus, a residue any formula in complex64 leaves; a
+    part of 1e-5 (above that), or a real part 1e-6 off, stays a mismatch."""
+    z = np.array([-1 + 0j, 1 + 1j], np.complex64)
+
+    def lines(body, tt):
+        return body.op("stablehlo.atan2", ["%a0", "%a0"], [tt, tt], tt)
+
+    case = _expression_case(lines, 1, [z])
+    case.float_model = case.stepwise_model = case.precise = None  # this rule alone
+    case.rounding_spread = case.on_branch_cut = case.beyond_range = None
+    xla_result = np.array([-np.pi - 0j, 0.7853982 + 0j], np.complex64)
+    for part, explained in ((-2.6e-22j, True), (-1e-5j, False), (1e-6, False)):
+        ours = xla_result.copy()
+        ours[0] += part
+        bad = difftest.mismatches(ours, xla_result, exact=False)
+        assert bad.tolist() == [True, False]
+        reason = difftest_run.explain(case, ours, xla_result, bad)
+        assert (reason is not None and "below that" in reason) == explained, (part, reason)
+
+
 def test_results_on_a_branch_cut_are_explained():
     """rsqrt(atan2(z, z)): atan2(z, z) is pi/4 or -3 pi/4 with an exactly
     zero imaginary part, and rsqrt of -3 pi/4 is +-0.65 i by that zero's

@@ -224,6 +224,11 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             if over.any():
                 reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
                 remaining &= ~over
+    if remaining.any() and np.iscomplexobj(expected) and not case.exact:
+        residue = _rounding_residue_parts(actual, expected) & remaining
+        if residue.any():
+            reasons.append("complex results within 4 epsilons of each other relative to their modulus, differing in a part below that (a part no evaluation in the type resolves)")
+            remaining &= ~residue
     if remaining.any() and np.iscomplexobj(expected) and case.on_branch_cut is not None:
         cut = _flagged(remaining, lambda positions: case.on_branch_cut(case.args, positions))
         if cut.any():
@@ -240,6 +245,24 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             reasons.append("both within 3 ULP per op carried to the result (the composite's first-order condition, from a 2,200-bit evaluation)")
             remaining &= ~within
     return "; ".join(reasons) if reasons and not remaining.any() else None
+
+
+def _rounding_residue_parts(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Complex elements whose parts differ only where they are below 4
+    epsilons of the modulus (-pi - 2.6e-22i against -pi - 0i): a formula
+    evaluated in the type leaves a residue of that size in a part whose
+    value is smaller, so its ULPs mean nothing. Both results finite and
+    within 4 epsilons of each other, relative to the modulus."""
+    eps = float(np.finfo(expected.real.dtype).eps)
+    a, e = actual.astype(np.complex128), expected.astype(np.complex128)
+    with np.errstate(all="ignore"):
+        modulus = np.maximum(np.abs(a), np.abs(e))
+        limit = 4 * eps * modulus
+        finite = np.isfinite(a) & np.isfinite(e) & (modulus > 0)
+        close = np.abs(a - e) <= limit
+        real_ok = ~mismatches(actual.real, expected.real, False) | (np.maximum(np.abs(a.real), np.abs(e.real)) <= limit)
+        imag_ok = ~mismatches(actual.imag, expected.imag, False) | (np.maximum(np.abs(a.imag), np.abs(e.imag)) <= limit)
+    return finite & close & real_ok & imag_ok
 
 
 def _flagged(where: np.ndarray, flags_at: Callable) -> np.ndarray:
