@@ -79,13 +79,20 @@ def wrapping(op: str, *operands):
     if kind not in ("int", "uint") or bits < 32:
         return fn(*operands)
     wide = f"{kind if op == 'multiply' else 'int'}{2 * bits}"
-    # Widened unsigned, then read as the wide type: TVM's canonical
-    # simplifier does not look through the reinterpretation into the
-    # operands' bound expressions (along Philox's rounds in a kernel, that
-    # took 10 s of a build).
+    # 32-bit operands are widened unsigned, then read as the wide type:
+    # TVM's canonical simplifier does not look through the reinterpretation
+    # into the operands' bound expressions (along Philox's rounds of 32-bit
+    # words that took 10 s of a build). TVM compiles a reinterpreted zero as
+    # a null pointer, so a constant, and a 64-bit operand (a counter, which
+    # a loop of one iteration makes 0), is cast alone.
     unsigned_wide = wide if wide.startswith("u") else "u" + wide
-    widened = [tir.call_intrin(wide, "tirx.reinterpret", tir.Cast(unsigned_wide, x)) for x in operands]
-    return tir.Cast(dtype, fn(*widened))
+
+    def widened(x):
+        if isinstance(x, tir.IntImm) or bits > 32:
+            return tir.Cast(wide, x)
+        return tir.call_intrin(wide, "tirx.reinterpret", tir.Cast(unsigned_wide, x))
+
+    return tir.Cast(dtype, fn(*[widened(x) for x in operands]))
 
 
 def _in_unsigned(fn, fold=None):
