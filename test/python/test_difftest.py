@@ -873,6 +873,58 @@ def test_a_complex_part_below_the_rounding_of_the_modulus_is_explained():
         assert (reason is not None and "below that" in reason) == explained, (part, reason)
 
 
+def test_one_to_a_nan_power_is_one_where_the_exact_base_is_one():
+    """power(sign(atan2(z, z)), y / rsqrt(w)) with w NaN: the exact base is
+    1 (atan2(z, z) is pi/4 for Re z > 0) and 1^y is 1 for any y, NaN
+    included; XLA's base, 1 + 1e-16i, gives NaN. The 2,200-bit evaluation
+    carries the NaN to the power: 1 is explained there, 2 is not."""
+    pytest.importorskip("mpmath")
+    z = np.array([3.141592653589793 - 18.82902303568662j, 1 + 1j])
+    y = np.array([2.193048890324344 - 4.598946432754401j, 2 + 0j])
+    w = np.array([complex(67.75282241394706, np.nan), 4 + 0j])
+
+    def lines(body, tt):
+        a = body.op("stablehlo.atan2", ["%a0", "%a0"], [tt, tt], tt)
+        s = body.op("stablehlo.sign", [a], [tt], tt)
+        r = body.op("stablehlo.rsqrt", ["%a2"], [tt], tt)
+        e = body.op("stablehlo.divide", ["%a1", r], [tt, tt], tt)
+        return body.op("stablehlo.power", [s, e], [tt, tt], tt)
+
+    case = _expression_case(lines, 3, [z, y, w], element="complex<f64>")
+    ours = np.array([1 + 0j, 1 + 0j])
+    xla_result = np.array([complex(np.nan, np.nan), 1 + 0j])
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, False]
+    assert "2,200-bit" in difftest_run.explain(case, ours, xla_result, bad)
+    ours[0] = 2 + 0j
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+
+
+def test_xla_nan_is_no_distance_to_be_as_close_as():
+    """sqrt(x * x - 20) in f32: at x = 4 the value is NaN, and a finite
+    result of ours (2) against XLA's NaN is not explained by any "as close
+    as XLA" rule (an infinite distance of XLA's made any result close
+    enough); at x = 5, ours equal to the value (sqrt 5) against a NaN is."""
+    x = np.array([4.0, 5.0, 6.0], np.float32)
+
+    def lines(body, tt):
+        p = body.op("stablehlo.multiply", ["%a0", "%a0"], [tt, tt], tt)
+        c = body.op("stablehlo.subtract", [p, "%a1"], [tt, tt], tt)
+        return body.op("stablehlo.sqrt", [c], [tt], tt)
+
+    twenty = np.full(3, 20.0, np.float32)
+    case = _expression_case(lines, 2, [x, twenty], element="f32")
+    xla_result = np.array([np.nan, np.nan, 4.0], np.float32)
+    ours = np.array([2.0, np.sqrt(np.float32(5)), 4.0], np.float32)
+    bad = difftest.mismatches(ours, xla_result, exact=False)
+    assert bad.tolist() == [True, True, False]
+    assert difftest_run.explain(case, ours, xla_result, bad) is None
+    pytest.importorskip("mpmath")
+    only_second = np.array([False, True, False])
+    assert difftest_run.explain(case, ours, xla_result, only_second) is not None
+
+
 def test_results_on_a_branch_cut_are_explained():
     """rsqrt(atan2(z, z)): atan2(z, z) is pi/4 or -3 pi/4 with an exactly
     zero imaginary part, and rsqrt of -3 pi/4 is +-0.65 i by that zero's

@@ -107,16 +107,34 @@ _COMPARE = {"EQ": "__eq__", "NE": "__ne__", "LT": "__lt__", "LE": "__le__", "GT"
 
 
 def _exact(x: Any, complex_: bool):
-    """`x` as an mpmath number; infinities kept (only the ops of
-    _ORDER_OPS take them), None for NaN."""
+    """`x` as an mpmath number, infinities and NaN kept (see _evaluations:
+    which ops take them)."""
     mp = _mp()
     if complex_:
         z = complex(x)
-        if math.isnan(z.real) or math.isnan(z.imag):
-            return None
         return mp.mpc(z.real, z.imag)
-    v = float(x)
-    return None if math.isnan(v) else mp.mpf(v)
+    return mp.mpf(float(x))
+
+
+def _is_nan(a) -> bool:
+    mp = _mp()
+    if isinstance(a, bool):
+        return False
+    if isinstance(a, mp.mpc):
+        return bool(mp.isnan(a.real) or mp.isnan(a.imag))
+    return bool(mp.isnan(a))
+
+
+def _nan(complex_: bool):
+    mp = _mp()
+    return mp.mpc(mp.nan, mp.nan) if complex_ else mp.nan
+
+
+def _is_one(a) -> bool:
+    """1 to the evaluation's precision (sign(atan2(z, z)) comes out as
+    1 + 2^-2000 i or so)."""
+    mp = _mp()
+    return not _is_nan(a) and mp.isfinite(abs(a)) and abs(a - 1) <= mp.mpf(2) ** -1000
 
 
 # Ops that order or pick their operands, infinite ones too (the minimum of
@@ -279,7 +297,7 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
     if not complex_:
         unary, binary = _real_valued(unary), _real_valued(binary)
-    # Only the leaves the program reads must be numbers (not NaN) there.
+    # Only the leaves the program reads.
     text = "\n".join(lines)
     used = {name: a for name, a in leaves.items() if re.search(re.escape(name) + r"\b", text)}
     with mp.workprec(_BITS):
@@ -287,9 +305,6 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
             if current is not None:
                 current[0] = i
             env = {name: _exact(np.asarray(a).reshape(-1)[k], complex_) for name, a in used.items()}
-            if any(v is None for v in env.values()):
-                yield None
-                continue
 
             def compute(op: str, args: list, attrs: str):
                 # Far beyond any float's range (an exp of an exp): not
@@ -297,7 +312,17 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 # would take pi to millions of digits.
                 if any(not isinstance(a, bool) and a != 0 and mp.isfinite(abs(a)) and mp.mag(a) > _HUGE_BITS for a in args):
                     return None
-                if op not in _ORDER_OPS and not all(_finite(a) for a in args):
+                if op == "power" and (_is_one(args[0]) or (not _is_nan(args[1]) and args[1] == 0)):
+                    # 1^y and x^0 are 1 whatever the other operand, NaN
+                    # included (pow's rule, the import's and XLA's).
+                    return mp.mpc(1) if complex_ else mp.mpf(1)
+                if any(_is_nan(a) for a in args):
+                    # NaN in, NaN out (IEEE), for the rule above to meet.
+                    if op == "compare":
+                        return models._direction(attrs) == "NE"
+                    if op != "select":
+                        return _nan(complex_)
+                elif op not in _ORDER_OPS and not all(_finite(a) for a in args):
                     return None
                 if op == "compare":
                     return getattr(args[0], _COMPARE[models._direction(attrs)])(args[1])
@@ -318,7 +343,9 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 value = compute(op, args, attrs)
                 return value if perturb is None or value is None else perturb(index[0], value, op, args)
 
-            yield models._run(lines, result, env, apply, watch)
+            value = models._run(lines, result, env, apply, watch)
+            # A NaN result is not modelled (the rules compare with numbers).
+            yield None if value is None or _is_nan(value) else value
 
 
 def _rounded(value, complex_: bool) -> complex | float | None:

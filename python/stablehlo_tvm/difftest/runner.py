@@ -160,7 +160,9 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
         # Neither within 3 ULP: the import no further from the reference.
         no_worse = np.ones_like(bad)
         for a, e, r in zip(_parts(actual), _parts(expected), _parts(ref)):
-            no_worse &= (_ulps(a, r) <= _ulps(e, r)) | ~mismatches(a, e, case.exact)
+            # (XLA's NaN or infinity is no distance to be as close as.)
+            xla_finite = np.isfinite(e.astype(np.float64))
+            no_worse &= ((_ulps(a, r) <= _ulps(e, r)) & xla_finite) | ~mismatches(a, e, case.exact)
         if (remaining & ours_good & xla_bad).any():
             reasons.append("XLA further than 3 ULP from a long-double reference, the import within")
         if (remaining & ours_good & ~xla_bad).any():
@@ -177,7 +179,8 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
                 same = ~mismatches(a, e, case.exact)
                 # A composite's cancellations amplify each op's last-ULP
                 # differences: within twice XLA's distance (plus 3 ULP).
-                closer &= same | (~mismatches(a, r, False)) | (ours_err <= 2 * xla_err + 3)
+                xla_finite = np.isfinite(e.astype(np.float64))
+                closer &= same | (~mismatches(a, r, False)) | ((ours_err <= 2 * xla_err + 3) & xla_finite)
             if (remaining & closer).any():
                 reasons.append("the import as close to a long-double evaluation as XLA (within twice its distance)")
                 remaining &= ~closer
@@ -362,8 +365,6 @@ def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, w
                 continue
             scale = abs(r) or 1.0
             ours, xla = abs(a - r) / scale, abs(e - r) / scale
-            if not np.isfinite(xla):
-                xla = np.inf
             slack = 4 * eps
         else:
             if not (np.isfinite(float(a)) and np.isfinite(r)):
@@ -372,6 +373,11 @@ def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, w
             ours = float(_ulps(np.asarray(a).reshape(1), ref.reshape(1))[0])
             xla = float(_ulps(np.asarray(e).reshape(1), ref.reshape(1))[0]) if np.isfinite(float(e)) else np.inf
             slack = 3
+        if not np.isfinite(xla):
+            # XLA's result is not finite where the value is: there is no
+            # distance of its to be as close as, only the slack.
+            flat_out[k] = ours <= slack
+            continue
         flat_out[k] = ours <= slack or ours <= (2 * xla + slack if case.composite else xla)
     return out
 
