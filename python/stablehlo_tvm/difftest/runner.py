@@ -309,8 +309,9 @@ def _both_within_rounding_bound(case: Case, actual: np.ndarray, expected: np.nda
 def _both_within(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray, bounds: Callable) -> np.ndarray:
     """Of the elements `where`, those where both the import and XLA are
     within `bounds(positions, eps)` epsilons (relative distance
-    |a - r| / |r|) of a 2,200-bit evaluation r; a bound of 0 or None, a
-    zero or non-finite r, or a non-finite side is not."""
+    |a - r| / |r|) of a 2,200-bit evaluation r (the import alone where
+    XLA's is not finite); a bound of 0 or None, a zero or non-finite r, or
+    a non-finite result of ours is not."""
     import ml_dtypes
 
     out = np.zeros(where.shape, dtype=bool)
@@ -326,9 +327,12 @@ def _both_within(case: Case, actual: np.ndarray, expected: np.ndarray, where: np
         if r is None or not limit or r == 0 or not np.isfinite(r):
             continue
         a, e = complex(flat_a[k]), complex(flat_e[k])
-        if not all(np.isfinite(v) for v in (a.real, a.imag, e.real, e.imag)):
+        if not (np.isfinite(a.real) and np.isfinite(a.imag)):
             continue
-        flat_out[k] = max(abs(a - r), abs(e - r)) / abs(r) <= limit * eps
+        # XLA's NaN or infinity where the value is finite is XLA's miss:
+        # the import's alone is judged there.
+        sides = [a, e] if np.isfinite(e.real) and np.isfinite(e.imag) else [a]
+        flat_out[k] = max(abs(v - r) for v in sides) / abs(r) <= limit * eps
     return out
 
 
