@@ -932,6 +932,27 @@ def test_xla_nan_is_no_distance_to_be_as_close_as():
     assert difftest_run.explain(case, ours, xla_result, only_second) is not None
 
 
+def test_subnormal_complex_results_are_judged_by_absolute_precision():
+    """atan2(y, x) with x the largest double: the value, -3.75e-309i, is
+    subnormal, where a result's precision is the subnormals' spacing, not
+    a relative one. Against XLA's NaN + inf i, the import's result a few
+    spacings off the value is explained; 1e-310 off is not."""
+    pytest.importorskip("mpmath")
+    y = np.array([2.2250738585072014e-308 - 0.6747747137465202j, 1 + 1j])
+    x = np.array([1.7976931348623157e308 + 2.2250738585072014e-308j, 1 + 1j])
+
+    def lines(body, tt):
+        return body.op("stablehlo.atan2", ["%a0", "%a1"], [tt, tt], tt)
+
+    case = _expression_case(lines, 2, [y, x], element="complex<f64>")
+    xla_result = np.array([complex(np.nan, np.inf), np.arctan2(1, 1) + 0j])
+    for off, explained in ((1e-323, True), (1e-310, False)):
+        ours = np.array([complex(0, -3.75355893984766e-309 + off), np.arctan2(1, 1) + 0j])
+        bad = difftest.mismatches(ours, xla_result, exact=False)
+        assert bad.tolist() == [True, False]
+        assert (difftest_run.explain(case, ours, xla_result, bad) is not None) == explained, off
+
+
 def test_results_on_a_branch_cut_are_explained():
     """rsqrt(atan2(z, z)): atan2(z, z) is pi/4 or -3 pi/4 with an exactly
     zero imaginary part, and rsqrt of -3 pi/4 is +-0.65 i by that zero's

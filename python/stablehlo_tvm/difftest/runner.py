@@ -351,6 +351,7 @@ def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, w
         return out
     complex_ = np.iscomplexobj(expected)
     eps = float(np.finfo(expected.real.dtype).eps) if expected.dtype.kind in "fc" else float(np.finfo(np.float32).eps)
+    tiny = float(np.finfo(expected.real.dtype).tiny) if complex_ else 0.0
     flat_a, flat_e, flat_out = actual.reshape(-1), expected.reshape(-1), out.reshape(-1)
     for k, r in zip(positions, refs):
         if r is None:
@@ -367,7 +368,10 @@ def _no_further_than_xla(case: Case, actual: np.ndarray, expected: np.ndarray, w
             a, e = complex(a), complex(e)
             if not (np.isfinite(a.real) and np.isfinite(a.imag) and np.isfinite(r)):
                 continue
-            scale = abs(r) or 1.0
+            # Below the normal range a result's precision is absolute (the
+            # subnormals' spacing): distances relative to the smallest
+            # normal there.
+            scale = max(abs(r), tiny) or 1.0
             ours, xla = abs(a - r) / scale, abs(e - r) / scale
             slack = 4 * eps
         else:
