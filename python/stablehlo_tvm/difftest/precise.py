@@ -116,13 +116,14 @@ def _exact(x: Any, complex_: bool):
     return mp.mpf(float(x))
 
 
-def _is_nan(a) -> bool:
+def _parts_of(a) -> list:
+    """The real numbers `a` is made of: itself, or a complex one's parts."""
     mp = _mp()
-    if isinstance(a, bool):
-        return False
-    if isinstance(a, mp.mpc):
-        return bool(mp.isnan(a.real) or mp.isnan(a.imag))
-    return bool(mp.isnan(a))
+    return [a.real, a.imag] if isinstance(a, mp.mpc) else [a]
+
+
+def _is_nan(a) -> bool:
+    return not isinstance(a, bool) and any(_mp().isnan(p) for p in _parts_of(a))
 
 
 def _nan(complex_: bool):
@@ -144,12 +145,7 @@ _ORDER_OPS = frozenset(["maximum", "minimum", "select", "compare"])
 
 
 def _finite(a) -> bool:
-    mp = _mp()
-    if isinstance(a, bool):
-        return True
-    if isinstance(a, mp.mpc):
-        return bool(mp.isfinite(a.real) and mp.isfinite(a.imag))
-    return bool(mp.isfinite(a))
+    return isinstance(a, bool) or all(_mp().isfinite(p) for p in _parts_of(a))
 
 
 def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int]) -> list[complex | float | None]:
