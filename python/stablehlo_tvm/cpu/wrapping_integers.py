@@ -22,9 +22,9 @@ _UNARY = {"relax.negative": "negative", "relax.abs": "abs"}
 
 
 def _wraps(dtype) -> bool:
-    dtype = str(dtype)
-    kind = dtype.rstrip("0123456789")
-    return kind in ("int", "uint") and int(dtype[len(kind):]) >= 32
+    """Whether `dtype` is an integer type TVM adds the no-wrap flags to."""
+    d = tvm.DataType(str(dtype))
+    return d.type_code in (tvm.DataTypeCode.INT, tvm.DataTypeCode.UINT) and d.bits >= 32 and d.lanes == 1
 
 
 def _read(tensor: te.Tensor, out_rank: int, index: tuple, out_shape) -> tirx.PrimExpr:
@@ -39,7 +39,7 @@ def _read(tensor: te.Tensor, out_rank: int, index: tuple, out_shape) -> tirx.Pri
     return tensor(*at)
 
 
-def _legalize(name: str, op: str, fallback: Callable) -> Callable:
+def _legalize(op: str, fallback: Callable) -> Callable:
     from ..kernels import wrapping
 
     def legalize(bb: relax.BlockBuilder, call: relax.Call) -> relax.Expr:
@@ -73,5 +73,5 @@ def legalizations(others: dict) -> dict:
     out = dict(others)
     for name, op in {**_BINARY, **_UNARY}.items():
         fallback = others.get(name) or tvm.ir.Op.get(name).get_attr("FLegalize")
-        out[name] = _legalize(name, op, fallback)
+        out[name] = _legalize(op, fallback)
     return out
