@@ -32,16 +32,14 @@ namespace {
 // What comes before shape refinement: the forms it reads (one function per
 // entry, no composites, no quantized, small-float or sub-byte types).
 // Simplification runs again after inlining: JAX's private helpers hide
-// what it normalizes (a select of one value behind @_where, then x - x),
-// and after CSE, which makes a twice-computed value's difference x - x
-// (TVM's simplifier would fold it to 0, NaN or not).
+// what it normalizes (a select of one value behind @_where, then x - x).
 // Short loops are unrolled before effects are exposed: a jax.debug.print
 // in an unrolled loop is then one in the function's body.
 #define STABLEHLO_TVM_PREPARE_PASSES                                           \
   "stablehlo-drop-sharding,stablehlo-lower-quantized,"                          \
   "stablehlo-lower-small-floats,stablehlo-simplify,"                           \
   "stablehlo-widen-sub-byte-integers,stablehlo-inline-private-functions,"     \
-  "stablehlo-widen-bf16-results,cse,stablehlo-simplify,"                          \
+  "stablehlo-widen-bf16-results,stablehlo-simplify,"                          \
   "stablehlo-unroll-short-loops,stablehlo-fold-small-constants,"             \
   "stablehlo-expose-effects"
 constexpr const char *kPreparePasses = STABLEHLO_TVM_PREPARE_PASSES;

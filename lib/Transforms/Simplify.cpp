@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "stablehlo-tvm/Dialect/CHLO/IR/CHLO.h"
 #include "stablehlo-tvm/Dialect/StableHLO/IR/StableHLO.h"
@@ -416,6 +418,31 @@ struct DivisionByConstant : OpRewritePattern<stablehlo::DivOp> {
   }
 };
 
+/// Whether `a` and `b` are one value: the same SSA value, or the same
+/// result of two side-effect-free ops of one kind, attributes and types on
+/// operands that are one value themselves (up to `depth` ops down), as
+/// (a * b) - (a * b) computed twice. TVM's simplifier folds such an x - x
+/// to 0 after this pass; a module-wide CSE, which would show it here, also
+/// moved values a loop body recomputes out of it (blackjax's HMC steps ran
+/// at half speed as loops reading captured values).
+static bool oneValue(Value a, Value b, unsigned depth = 8) {
+  if (a == b)
+    return true;
+  auto ra = dyn_cast<OpResult>(a), rb = dyn_cast<OpResult>(b);
+  if (!ra || !rb || depth == 0 ||
+      ra.getResultNumber() != rb.getResultNumber())
+    return false;
+  Operation *x = ra.getOwner(), *y = rb.getOwner();
+  if (x->getNumRegions() || !isMemoryEffectFree(x) || !isMemoryEffectFree(y))
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      x, y,
+      [&](Value l, Value r) {
+        return success(oneValue(l, r, depth - 1));
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
 /// Float (and complex) x - x as x * 0 + 0: 0 for finite x and NaN for NaN
 /// and infinities, as the subtraction. TVM's arithmetic simplifier folds
 /// x - x to 0 outright (it does not fold x * 0), which loses the NaN; JAX
@@ -428,7 +455,8 @@ struct SelfSubtraction : OpRewritePattern<stablehlo::SubtractOp> {
   LogicalResult matchAndRewrite(stablehlo::SubtractOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (op.getLhs() != op.getRhs() || !type || !type.hasStaticShape() ||
+    if (!oneValue(op.getLhs(), op.getRhs()) || !type ||
+        !type.hasStaticShape() ||
         !isa<FloatType, ComplexType>(type.getElementType()))
       return failure();
     Location loc = op.getLoc();
@@ -465,7 +493,7 @@ struct SelectOfOneValue : OpRewritePattern<stablehlo::SelectOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(stablehlo::SelectOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getOnTrue() != op.getOnFalse() ||
+    if (!oneValue(op.getOnTrue(), op.getOnFalse()) ||
         op.getOnTrue().getType() != op.getType())
       return failure();
     rewriter.replaceOp(op, op.getOnTrue());
@@ -510,7 +538,8 @@ struct ExtremumOfOneValue : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getLhs() != op.getRhs() || op.getLhs().getType() != op.getType())
+    if (!oneValue(op.getLhs(), op.getRhs()) ||
+        op.getLhs().getType() != op.getType())
       return failure();
     rewriter.replaceOp(op, op.getLhs());
     return success();

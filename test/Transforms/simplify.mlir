@@ -218,6 +218,25 @@ func.func @self_subtraction(%x: tensor<3xf32>, %y: tensor<3xf32>, %i: tensor<3xi
 
 // -----
 
+// A value computed twice is one value: (a * b) - (a * b) is x * 0 + 0 too,
+// without a CSE over the module; a product of other operands is not.
+// CHECK-LABEL: func @subtraction_of_a_value_computed_twice
+// CHECK: %[[A:.*]] = stablehlo.multiply %arg0, %arg1
+// CHECK-NOT: stablehlo.multiply %arg0, %arg1
+// CHECK: %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK: %[[P:.*]] = stablehlo.multiply %[[A]], %[[Z]]
+// CHECK: %[[S:.*]] = stablehlo.add %[[P]], %[[Z]]
+// CHECK: %[[C:.*]] = stablehlo.multiply %arg0, %arg0
+// CHECK: stablehlo.subtract %[[A]], %[[C]]
+func.func @subtraction_of_a_value_computed_twice(%a: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %0 = stablehlo.multiply %a, %b : tensor<3xf32>
+  %1 = stablehlo.multiply %a, %b : tensor<3xf32>
+  %2 = stablehlo.subtract %0, %1 : tensor<3xf32>
+  %3 = stablehlo.multiply %a, %a : tensor<3xf32>
+  %4 = stablehlo.subtract %0, %3 : tensor<3xf32>
+  return %2, %4 : tensor<3xf32>, tensor<3xf32>
+}
+
 // A complex x - x part by part: 0 + NaN i for x = 1 + inf i, where a
 // complex product by 0 would make both parts NaN.
 // CHECK-LABEL: func @complex_self_subtraction
