@@ -61,6 +61,15 @@ _WRAPPING = {
 }
 
 
+def flagged_integer(dtype) -> bool:
+    """Whether `dtype` is a scalar integer type whose add, subtract and
+    multiply TVM compiles with LLVM's no-wrap flags: 32 bits or more."""
+    import tvm
+
+    d = tvm.DataType(str(dtype))
+    return d.type_code in (tvm.DataTypeCode.INT, tvm.DataTypeCode.UINT) and d.bits >= 32 and d.lanes == 1
+
+
 def wrapping(op: str, *operands):
     """`op` (a _WRAPPING key) on integer TIR values of one type, wrapping as
     StableHLO's integer arithmetic does (abs(INT_MIN) is INT_MIN). TVM
@@ -74,11 +83,12 @@ def wrapping(op: str, *operands):
     tir = _tir()
     fn = _WRAPPING[op]
     dtype = _dtype(operands[0])
-    kind = dtype.rstrip("0123456789")
-    bits = int(dtype[len(kind):] or 0)
-    if kind not in ("int", "uint") or bits < 32:
+    if not flagged_integer(dtype):
         return fn(*operands)
-    wide = f"{kind if op == 'multiply' else 'int'}{2 * bits}"
+    import tvm
+
+    bits = tvm.DataType(dtype).bits
+    wide = f"{'uint' if op == 'multiply' and dtype.startswith('u') else 'int'}{2 * bits}"
     # 32-bit operands are widened unsigned, then read as the wide type:
     # TVM's canonical simplifier does not look through the reinterpretation
     # into the operands' bound expressions (along Philox's rounds of 32-bit
@@ -130,8 +140,9 @@ def _wrapping_unless_marked(op: str):
 
 
 def _subi(args, attrs, dtype):
-    """Wrapping subtraction. TVM's simplifier turns an unsigned `0 - b` into
-    0, so a subtraction from zero is the two's complement ~b + 1."""
+    """Wrapping subtraction (see `wrapping`); from zero, the two's
+    complement ~b + 1, which needs no constant of the unsigned type's
+    negative values."""
     tir = _tir()
     a, b = args
     if isinstance(a, tir.IntImm) and a.value == 0 and not isinstance(b, tir.IntImm) and dtype != "bool":

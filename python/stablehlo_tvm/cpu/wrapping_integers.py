@@ -21,12 +21,6 @@ _BINARY = {"relax.add": "add", "relax.subtract": "subtract", "relax.multiply": "
 _UNARY = {"relax.negative": "negative", "relax.abs": "abs"}
 
 
-def _wraps(dtype) -> bool:
-    """Whether `dtype` is an integer type TVM adds the no-wrap flags to."""
-    d = tvm.DataType(str(dtype))
-    return d.type_code in (tvm.DataTypeCode.INT, tvm.DataTypeCode.UINT) and d.bits >= 32 and d.lanes == 1
-
-
 def _read(tensor: te.Tensor, out_rank: int, index: tuple, out_shape) -> tirx.PrimExpr:
     """`tensor` read at the output's `index`, broadcast as NumPy does (a
     scalar operand, or dimensions of 1)."""
@@ -40,7 +34,7 @@ def _read(tensor: te.Tensor, out_rank: int, index: tuple, out_shape) -> tirx.Pri
 
 
 def _legalize(op: str, fallback: Callable) -> Callable:
-    from ..kernels import wrapping
+    from ..kernels import flagged_integer, wrapping
 
     def legalize(bb: relax.BlockBuilder, call: relax.Call) -> relax.Expr:
         out = call.ty
@@ -48,7 +42,7 @@ def _legalize(op: str, fallback: Callable) -> Callable:
         if not (
             isinstance(out, relax.TensorType)
             and out.shape is not None
-            and _wraps(out.dtype)
+            and flagged_integer(out.dtype)
             and all(isinstance(x.ty, relax.TensorType) and str(x.ty.dtype) == str(out.dtype) and x.ty.shape is not None for x in operands)
         ):
             return fallback(bb, call)
