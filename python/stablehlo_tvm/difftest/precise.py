@@ -139,8 +139,8 @@ def _is_one(a) -> bool:
 
 
 # Ops that order or pick their operands, infinite ones too (the minimum of
-# an infinite value and a finite one is the finite one): the rest take only
-# finite operands.
+# an infinite value and a finite one is the finite one): the rest, given an
+# infinity, are not modelled (NaN, any op carries; see _evaluations).
 _ORDER_OPS = frozenset(["maximum", "minimum", "select", "compare"])
 
 
