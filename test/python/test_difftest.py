@@ -741,7 +741,7 @@ def test_non_finite_complex_results_are_explained_only_where_infinities_meet():
     case = _expression_case(lines, 3, [a0, a1, a2])
     # These rules alone (long double does not overflow; the ops evaluated
     # one by one in the type would explain the last by themselves).
-    case.float_model = case.stepwise_model = None
+    case.float_model = case.stepwise_model = case.typed_precise = None
     nan, inf = np.float32(np.nan), np.float32(np.inf)
     ours = np.array([complex(inf, inf), complex(inf, inf), 14 + 2j, complex(0, inf)], np.complex64)
     xla_result = np.array([complex(nan, nan), complex(nan, inf), 14 + 2j, complex(nan, inf)], np.complex64)
@@ -809,6 +809,106 @@ def test_an_intermediate_leaving_the_range_is_judged_with_each_op_rounded_to_the
     assert difftest_run.explain(case, ours, xla_result, bad) is None
 
 
+def _only_rule(case, keep):
+    """`case` with only the judge's model `keep` (and what the rules
+    before it need), so that one rule is tested alone."""
+    for name in ("float_model", "stepwise_model", "precise", "rounding_spread", "on_branch_cut", "beyond_range", "typed_precise"):
+        if name not in keep:
+            setattr(case, name, None)
+    return case
+
+
+def test_typed_evaluation_at_2200_bits_where_long_double_cancels():
+    """atan2(-a0, a1) in complex64 at a1 = 3.4e38 + 88i, a0 = -50.9i: the
+    value is 1.49e-37i, the ratio in the spec's formula 1 + 1e-75, which
+    long double rounds to 1 (so its model says 0). Ours equal to the value
+    in the type is explained by the ops evaluated at 2,200 bits, each rounded
+    to the type; twice that is not."""
+    mp = pytest.importorskip("mpmath")
+    a0 = np.array([complex(0, -50.855713), 1 + 1j], np.complex64)
+    a1 = np.array([complex(3.4028235e38, 87.86436), 2 + 0j], np.complex64)
+
+    def lines(body, tt):
+        n = body.op("stablehlo.negate", ["%a0"], [tt], tt)
+        return body.op("stablehlo.atan2", [n, "%a1"], [tt, tt], tt)
+
+    case = _only_rule(_expression_case(lines, 2, [a0, a1]), {"typed_precise"})
+    with mp.workdps(200):
+        x, y = mp.mpc(float(a1[0].real), float(a1[0].imag)), mp.mpc(0, 50.855712890625)
+        value = complex(-1j * mp.log((x + 1j * y) / mp.sqrt(x * x + y * y)))
+    assert abs(value.imag - 1.4945e-37) < 1e-40 and abs(value.real) < 1e-60  # the real part rounds to 0
+    # The premise: long double's spec formula gives 0 there.
+    long = np.clongdouble(complex(a1[0])), np.clongdouble(50.855712890625j)
+    assert -1j * np.log((long[0] + 1j * long[1]) / np.sqrt(long[0] ** 2 + long[1] ** 2)) == 0
+    nan, inf = np.float32(np.nan), np.float32(np.inf)
+    ours = np.array([value, 0.5 + 0.25j], np.complex64)
+    xla_result = np.array([complex(nan, inf), 0.5 + 0.25j], np.complex64)
+    reason = _judged(case, ours, xla_result, [True, False])
+    assert "2,200 bits, each value rounded to the type" in reason
+    ours[0] = complex(0, 2 * value.imag)
+    assert _judged(case, ours, xla_result, [True, False]) is None
+
+
+def test_a_pole_of_operands_in_the_type_explains_non_finite_results_only():
+    """atan2(sign(a0), a1) in complex64 at a0 = 2.5i, a1 = 1: sign is i
+    exactly, x + iy and x^2 + y^2 are 0, the formula's log(0/0): both
+    results non-finite there are explained; a finite result of ours is not,
+    nor non-finite results where the operands are not at the pole."""
+    pytest.importorskip("mpmath")
+    a0 = np.array([2.5j, 2.5j], np.complex64)
+    a1 = np.array([1 + 0j, 2 + 0j], np.complex64)
+
+    def lines(body, tt):
+        s = body.op("stablehlo.sign", ["%a0"], [tt], tt)
+        return body.op("stablehlo.atan2", [s, "%a1"], [tt, tt], tt)
+
+    case = _only_rule(_expression_case(lines, 2, [a0, a1]), {"typed_precise"})
+    nan, inf = np.float32(np.nan), np.float32(np.inf)
+    ours = np.array([complex(-0.0, inf), complex(inf, 0)], np.complex64)
+    xla_result = np.array([complex(nan, nan), complex(nan, nan)], np.complex64)
+    # At the pole: explained; where atan2(i, 2) is finite: not.
+    assert _judged(case, ours, xla_result, [True, True]) is None
+    ours[1] = xla_result[1] = 0.5 + 0.5j
+    assert "pole or an indeterminate form" in _judged(case, ours, xla_result, [True, False])
+    ours[0] = 1.5 + 3j
+    assert _judged(case, ours, xla_result, [True, False]) is None
+
+
+def test_after_a_complex_intermediate_beyond_the_range_the_result_is_not_judged_where_xla_gave_up():
+    """tan(x^x / x) in complex64 at x = 50.4 + 63i: x^x (1e71) is beyond
+    f32, an infinity with only its quadrant in the type, and the sign of
+    tan's imaginary part (the value's is +i) turns on the direction it lost.
+    Where XLA's result is NaN, ours (-i) is explained; where XLA's is
+    finite, it is not; nor is a finite result of ours where only the
+    result itself is beyond the range."""
+    pytest.importorskip("mpmath")
+    x = np.array([50.369175 + 62.96728j, 1 + 1j], np.complex64)
+
+    def lines(body, tt):
+        p = body.op("stablehlo.power", ["%a0", "%a0"], [tt, tt], tt)
+        q = body.op("stablehlo.divide", [p, "%a0"], [tt, tt], tt)
+        return body.op("chlo.tan", [q], [tt], tt)
+
+    case = _only_rule(_expression_case(lines, 1, [x]), {"beyond_range"})
+    nan = np.float32(np.nan)
+    ours = np.array([-1j, 0.25 + 0.5j], np.complex64)
+    xla_result = np.array([complex(nan, nan), 0.25 + 0.5j], np.complex64)
+    assert "beyond the type's range" in _judged(case, ours, xla_result, [True, False])
+    xla_result[0] = 1j
+    assert _judged(case, ours, xla_result, [True, False]) is None
+
+    big = np.array([complex(1e30, 1e30), 1 + 1j], np.complex64)
+
+    def product(body, tt):
+        n = body.op("stablehlo.negate", ["%a0"], [tt], tt)
+        return body.op("stablehlo.multiply", [n, "%a0"], [tt, tt], tt)
+
+    case = _only_rule(_expression_case(product, 1, [big]), {"beyond_range"})
+    ours = np.array([1 + 1j, -2j], np.complex64)
+    xla_result = np.array([complex(nan, nan), -2j], np.complex64)
+    assert _judged(case, ours, xla_result, [True, False]) is None
+
+
 def test_a_complex_sign_counts_as_rounded_in_the_first_order_condition():
     """power(sign(log1p(z)), z) in complex64 at z = 74 - 0.67i: sign is
     z / |z|, off by an epsilon, and the power carries that 74 times; both
@@ -851,7 +951,10 @@ def test_an_infinite_operand_a_minimum_passes_over_is_evaluated():
         a = body.op("stablehlo.atan2", [m, "%a0"], [tt, tt], tt)
         return body.op("stablehlo.rsqrt", [a], [tt], tt)
 
+    # The rules before the branch cut's alone (the typed evaluation,
+    # without signed zeros, happens to take ours's side of the cut).
     case = _expression_case(lines, 2, [a0, a1])
+    case.typed_precise = None
     ours = np.array([-0.65147j, 1.1283792 + 0j], np.complex64)
     xla_result = np.array([4.9e-08 + 0.65147j, 1.1283792 + 0j], np.complex64)
     assert "branch cut" in _judged(case, ours, xla_result, [True, False])
@@ -899,6 +1002,7 @@ def test_one_to_a_nan_power_is_one_where_the_exact_base_is_one():
         return body.op("stablehlo.power", [s, e], [tt, tt], tt)
 
     case = _expression_case(lines, 3, [z, y, w], element="complex<f64>")
+    case.typed_precise = None  # (which applies the same rule in the type)
     ours = np.array([1 + 0j, 1 + 0j])
     xla_result = np.array([complex(np.nan, np.nan), 1 + 0j])
     assert "2,200-bit" in _judged(case, ours, xla_result, [True, False])
@@ -964,6 +1068,7 @@ def test_results_on_a_branch_cut_are_explained():
         return body.op("stablehlo.rsqrt", [a], [tt], tt)
 
     case = _expression_case(lines, 1, [z])
+    case.typed_precise = None  # (without signed zeros, on ours's side of the cut)
     ours = np.array([-0.65147j, 1.1283792 + 0j], np.complex64)
     xla_result = np.array([4.9e-08 + 0.65147j, 1.1283792 + 0j], np.complex64)
     bad = difftest.mismatches(ours, xla_result, exact=False)

@@ -55,8 +55,13 @@ class Case:
     # value rounded to the type (args -> result): the spec's typing, which
     # XLA:CPU skips inside its fusions (it keeps f16/bf16 chains in f32).
     stepwise_model: Callable | None = None
-    # (args, flat positions, largest finite value) -> per position, whether
-    # an op's exact value (the result's included) is beyond the type's range.
+    # The same typing at 2,200 bits ((args, flat positions) -> values, None
+    # where not modelled, precise.SINGULAR where an op of operands in the
+    # type meets a pole or an indeterminate form; see precise.evaluate_typed).
+    typed_precise: Callable | None = None
+    # (args, flat positions, largest finite value, intermediates=False) -> per
+    # position, whether an op's exact value (the result's included unless
+    # `intermediates`) is beyond the type's range.
     beyond_range: Callable | None = None
     # (args, flat positions) -> per position, whether a complex op's exact
     # operand lies on its branch cut (see precise.on_branch_cut).
@@ -613,6 +618,8 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
         case.float_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)))
         if len(lines) > 1:
             case.stepwise_model = lambda *args: models.evaluate_float(lines, result, dict(zip(leaves, args)), rounded_to=t.dtype)
+            real = np.zeros((), t.dtype).real.dtype
+            case.typed_precise = lambda args, flat: precise.evaluate_typed(lines, result, dict(zip(leaves, args)), flat, real)
         _attach_precise(case, lines, result, leaves, composite=True)
     elif case.model is None:
         case.model = lambda *args: [models.evaluate(lines, result, dict(zip(leaves, args)), t)]
@@ -621,7 +628,7 @@ def _attach_models(case: Case, t: ElementType, lines: list[str], result: str, le
 
 def _attach_precise(case: Case, lines: list[str], result: str, leaves: list[str], composite: bool) -> None:
     case.precise = lambda args, flat: precise.evaluate(lines, result, dict(zip(leaves, args)), flat)
-    case.beyond_range = lambda args, flat, largest: precise.beyond_range(lines, result, dict(zip(leaves, args)), flat, largest)
+    case.beyond_range = lambda args, flat, largest, intermediates=False: precise.beyond_range(lines, result, dict(zip(leaves, args)), flat, largest, intermediates)
     case.on_branch_cut = lambda args, flat: precise.on_branch_cut(lines, result, dict(zip(leaves, args)), flat)
     if len(lines) > 1:
         case.rounding_spread = lambda args, flat, eps: precise.rounding_spread(lines, result, dict(zip(leaves, args)), flat, eps)

@@ -156,17 +156,53 @@ def evaluate(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat:
     return [_rounded(value, complex_) for value in _evaluations(lines, result, leaves, flat, None)]
 
 
-def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], largest: float) -> list[bool]:
+# What `evaluate_typed` gives where an op meets its singularity: a pole or
+# an indeterminate form (atan2 at x^2 + y^2 = 0) of operands in the type.
+SINGULAR = "singular"
+
+
+def evaluate_typed(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], real_dtype) -> list:
+    """`result` at the flat positions `flat`, each op evaluated at 2,200
+    bits from operands in the type and its value rounded to the type (each
+    part to `real_dtype`; beyond the range, an infinity), as the spec types
+    every op's result: the long-double model's typed form, without its
+    cancellations (complex atan2 near 1 cancels in long double). SINGULAR
+    where an op meets a pole or an indeterminate form of such operands;
+    None where the program is not modelled (an infinite operand)."""
+    complex_ = any(np.iscomplexobj(a) for a in leaves.values())
+    return [
+        value if value is SINGULAR else _rounded(value, complex_)
+        for value in _evaluations(lines, result, leaves, flat, None, rounded_to=np.dtype(real_dtype))
+    ]
+
+
+def _in_type(value, real_dtype):
+    """`value` rounded to the type, part by part (2,200 bits to float64 to
+    the type: the double rounding is below the judge's ULPs)."""
+    mp = _mp()
+    if isinstance(value, bool):
+        return value
+
+    def part(p):
+        with np.errstate(over="ignore", under="ignore"):
+            return mp.mpf(float(np.float64(float(p)).astype(real_dtype)))
+
+    if isinstance(value, mp.mpc):
+        return mp.mpc(part(value.real), part(value.imag))
+    return part(value)
+
+
+def beyond_range(lines: list[str], result: str, leaves: dict[str, np.ndarray], flat: list[int], largest: float, intermediates: bool = False) -> list[bool]:
     """Whether, at each of the flat positions `flat`, an op of `lines`
-    (the result's included) has an exact value with a part beyond
-    `largest` (the type's largest finite value): evaluated in the type,
-    that op overflows, whatever the result's exact value is."""
+    (the result's included unless `intermediates`) has an exact value with
+    a part beyond `largest` (the type's largest finite value): evaluated in
+    the type, that op overflows, whatever the result's exact value is."""
     mp = _mp()
     found = [False] * len(flat)
     current = [0]
 
     def watch(name: str, value, op: str, operands: list) -> None:
-        if isinstance(value, bool):
+        if isinstance(value, bool) or (intermediates and name == result):
             return
         parts = (value.real, value.imag) if isinstance(value, mp.mpc) else (value,)
         if any(mp.isinf(p) or abs(p) > largest for p in parts):
@@ -284,10 +320,12 @@ def _inner_condition(op: str, args: list) -> float:
 _HUGE_BITS = 4096
 
 
-def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None):
+def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None, rounded_to=None):
     """The 2,200-bit values of `result` at `flat` (None where not
     modelled); `watch(name, value, op, operands)` sees every op's value,
-    and `perturb(op index, value, op, operands)`, where given, replaces it."""
+    and `perturb(op index, value, op, operands)`, where given, replaces it.
+    `rounded_to` (a real dtype): each op's value rounded to the type, and an op
+    at a singularity of finite operands yields SINGULAR (see `evaluate_typed`)."""
     mp = _mp()
     unary, binary = _table()
     complex_ = any(np.iscomplexobj(a) for a in leaves.values())
@@ -328,9 +366,16 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 if op not in table:
                     return None
                 try:
-                    return table[op](*args)
+                    value = table[op](*args)
                 except (ValueError, ZeroDivisionError, OverflowError):
+                    if rounded_to is not None and op != "remainder":
+                        raise _Singular from None
                     return None
+                if rounded_to is None or isinstance(value, bool):
+                    return value
+                if not _finite(value) and not _is_nan(value):
+                    raise _Singular  # a pole: finite operands, an infinite value
+                return _in_type(value, rounded_to)
 
             index = [-1]
 
@@ -339,9 +384,17 @@ def _evaluations(lines, result, leaves, flat, watch, current=None, perturb=None)
                 value = compute(op, args, attrs)
                 return value if perturb is None or value is None else perturb(index[0], value, op, args)
 
-            value = models._run(lines, result, env, apply, watch)
+            try:
+                value = models._run(lines, result, env, apply, watch)
+            except _Singular:
+                yield SINGULAR
+                continue
             # A NaN result is not modelled (the rules compare with numbers).
             yield None if value is None or _is_nan(value) else value
+
+
+class _Singular(Exception):
+    """An op of a typed evaluation at a pole or an indeterminate form."""
 
 
 def _rounded(value, complex_: bool) -> complex | float | None:

@@ -195,6 +195,14 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
                        else "(the spec types each op's result; XLA keeps some intermediates wider or rewrites them: log(exp(x)) to x)")
                 )
                 remaining &= ~typed
+    if remaining.any() and case.typed_precise is not None and _is_float(expected):
+        typed, singular = _typed_precise_verdicts(case, actual, expected, remaining)
+        if typed.any():
+            reasons.append("the import within 3 ULP of the ops evaluated one by one at 2,200 bits, each value rounded to the type (the spec's typing, where long double cancels)")
+            remaining &= ~typed
+        if singular.any():
+            reasons.append("an op whose operands, each rounded to the type, are at its pole or an indeterminate form (atan2 at x^2 + y^2 = 0): both results non-finite")
+            remaining &= ~singular
     if remaining.any() and case.precise is not None and _is_float(expected):
         closer = _no_further_than_xla(case, actual, expected, remaining)
         if closer.any():
@@ -226,6 +234,19 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             over = _flagged(both, lambda positions: case.beyond_range(case.args, positions, largest))
             if over.any():
                 reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
+                remaining &= ~over
+        # An intermediate beyond the range is, in the type, an infinity that
+        # keeps only its quadrant (C99 Annex G): the ops after it have no
+        # determined value. Where XLA's result is not finite either (it
+        # gave up there), the import's is not judged.
+        after = ~np.isfinite(expected) & remaining
+        if after.any() and case.beyond_range is not None:
+            import ml_dtypes
+
+            largest = float(ml_dtypes.finfo(expected.real.dtype).max)
+            over = _flagged(after, lambda positions: case.beyond_range(case.args, positions, largest, True))
+            if over.any():
+                reasons.append("a complex intermediate's exact value is beyond the type's range, an infinity of no determined direction there; XLA's result not finite")
                 remaining &= ~over
     if remaining.any() and np.iscomplexobj(expected) and not case.exact:
         residue = _rounding_residue_parts(actual, expected) & remaining
@@ -279,6 +300,32 @@ def _flagged(where: np.ndarray, flags_at: Callable) -> np.ndarray:
         return out.reshape(where.shape)
     out[[p for p, f in zip(positions, flags) if f]] = True
     return out.reshape(where.shape)
+
+
+def _typed_precise_verdicts(case: Case, actual: np.ndarray, expected: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the elements `where`: those where the import is within 3 ULP of
+    `case.typed_precise`, and those where that evaluation meets a
+    singularity and both results are not finite."""
+    from .precise import SINGULAR
+
+    within, singular = np.zeros(where.size, dtype=bool), np.zeros(where.size, dtype=bool)
+    positions = np.flatnonzero(where).tolist()
+    try:
+        values = case.typed_precise(case.args, positions)
+    except ImportError:  # mpmath (the test extra) is not installed
+        values = [None] * len(positions)
+    flat_a, flat_e = actual.reshape(-1), expected.reshape(-1)
+    for k, value in zip(positions, values):
+        if value is None:
+            continue
+        a = flat_a[k : k + 1]
+        if value is SINGULAR:
+            singular[k] = not np.isfinite(a[0]) and not np.isfinite(flat_e[k])
+        else:
+            with np.errstate(over="ignore"):
+                ref = np.asarray([value]).astype(expected.dtype)
+            within[k] = not mismatches(a, ref, exact=False)[0]
+    return within.reshape(where.shape), singular.reshape(where.shape)
 
 
 def _model_values(model: Callable, args: list, expected: np.ndarray) -> np.ndarray | None:
