@@ -14,6 +14,7 @@
 #include "ShapeAssertion.h"
 #include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
+#include "ResultArrays.h"
 
 #include "stablehlo-tvm/InitAll.h"
 #include "stablehlo-tvm/Transforms/Passes.h"
@@ -733,6 +734,7 @@ NB_MODULE(_core, m) {
   // Kernels and the VM call it by name; it needs nothing from Python.
   stablehlo_tvm::python::registerNativeFft();
   stablehlo_tvm::python::registerShapeAssertion();
+  stablehlo_tvm::python::registerHeldTensor();
 
   nb::register_exception_translator([](const std::exception_ptr &p, void *) {
     try {
@@ -776,6 +778,15 @@ NB_MODULE(_core, m) {
         "use in place of TVM's (ParallelLaunch.h).");
   m.def("parallel_launches", &stablehlo_tvm::python::parallelLaunches,
         "How many parallel loops that launcher has run in this process.");
+
+  m.def("result_arrays", &stablehlo_tvm::python::resultArrays,
+        nb::arg("handle"), nb::arg("drop"), nb::arg("array_type"),
+        nb::arg("borrowed"),
+        "A VM call's result tensors as read-only numpy arrays of array_type, "
+        "or None (ResultArrays.h).");
+  m.def("held_tensor_address", &stablehlo_tvm::python::heldTensorAddress,
+        nb::arg("base"),
+        "The address of the tensor a result array's base holds, or None.");
 
   m.def("register_native_lapack",
         &stablehlo_tvm::python::registerNativeLapack, nb::arg("addresses"),

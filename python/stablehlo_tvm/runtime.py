@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core import ATTRIBUTES
+from ._core import ATTRIBUTES, held_tensor_address, result_arrays
 from .dtypes import numpy_dtype
 from .errors import CallError, Error, InputError, ShapeAssertionError
 
@@ -307,13 +307,13 @@ class _Signature:
         import tvm_ffi
 
         kind = type(value).__name__
-        if kind == "Result":
+        if kind == "Result" and not value.flags.writeable:  # as returned: not changed since
             given = value.__dict__.get("_tensor")
-            if (
-                given is not None
-                and not value.flags.writeable  # as returned: not changed since
-                and (expected is None or expected == (value.shape, value.dtype))
-            ):
+            if given is None:
+                address = held_tensor_address(value.base)
+                if address is not None:
+                    given = value._tensor = _held_tensor()(address)
+            if given is not None and (expected is None or expected == (value.shape, value.dtype)):
                 return given
         if kind == "Tensor" and hasattr(value, "dtype") and hasattr(value, "device"):
             if borrowed is not None:
@@ -397,6 +397,23 @@ class _Signature:
         )
 
     def outputs(self, result, borrowed: list = ()) -> list:
+        outputs = None
+        if self._on_cpu and hasattr(result, "__chandle__"):
+            # Made in one native call (ResultArrays.h); None where a result
+            # is not a tensor numpy can view.
+            aliased = tuple(t.data_ptr() for t in borrowed) if borrowed else ()
+            outputs = result_arrays(result.__chandle__(), self.effects, Result, aliased)
+        if outputs is None:
+            outputs = self._outputs_in_python(result, borrowed)
+        if self.complex_results:
+            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
+        for i, dtype in self.narrow:
+            outputs[i] = _narrowed(outputs[i], dtype)
+        return outputs
+
+    def _outputs_in_python(self, result, borrowed: list) -> list:
+        """`outputs` one result at a time, for results native code leaves
+        (bfloat16, tensors on other devices)."""
         results = [result] if hasattr(result, "shape") else result[:]
         if self.effects:
             results = results[: len(results) - self.effects]
@@ -419,10 +436,6 @@ class _Signature:
                     own.setflags(write=False)
         if not self.complex_results and not self.narrow:
             self._remember(outputs, results, copied)
-        if self.complex_results:
-            outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
-        for i, dtype in self.narrow:
-            outputs[i] = _narrowed(outputs[i], dtype)
         return outputs
 
 
@@ -502,13 +515,28 @@ class Result(np.ndarray):
     as a jax array does (TVM's CPU calls return when they are done), so code
     written for jax.jit's results runs unchanged.
 
-    A result as returned carries its tensor (``_tensor``): passed back in
-    (a training loop's parameters, a solver's state), it is that tensor
-    again. Results are read-only, so the value is the one the tensor holds;
-    views and arithmetic on a result make arrays without it."""
+    A result as returned holds its tensor (its base, or ``_tensor`` where
+    made in Python): passed back in (a training loop's parameters, a
+    solver's state), it is that tensor again. Results are read-only, so the
+    value is the one the tensor holds; views and arithmetic on a result
+    make arrays without it."""
 
     def block_until_ready(self):
         return self
+
+
+def _held_tensor():
+    """TVM's FFI function from a held tensor's address to the tensor
+    (ResultArrays.h), looked up once."""
+    global _HELD_TENSOR
+    if _HELD_TENSOR is None:
+        import tvm_ffi
+
+        _HELD_TENSOR = tvm_ffi.get_global_func("stablehlo_tvm.held_tensor")
+    return _HELD_TENSOR
+
+
+_HELD_TENSOR = None
 
 
 def _as_numpy(tensor) -> np.ndarray:
