@@ -31,6 +31,15 @@ namespace ffi = tvm::ffi;
 
 constexpr const char *kCapsuleName = "stablehlo_tvm.tensor";
 
+/// The type number of `bits`' width among numpy's 8-, 16-, 32- and 64-bit
+/// types `numbers`; -1 for another width.
+int ofWidth(int bits, const int (&numbers)[4]) {
+  for (int i = 0; i < 4; ++i)
+    if (bits == 8 << i)
+      return numbers[i];
+  return -1;
+}
+
 /// numpy's type number for a tensor dtype; -1 for one numpy lacks
 /// (bfloat16, the f8 types, vectors).
 int typeNumber(DLDataType type) {
@@ -38,24 +47,14 @@ int typeNumber(DLDataType type) {
     return -1;
   switch (type.code) {
   case kDLFloat:
-    return type.bits == 16   ? NPY_FLOAT16
-           : type.bits == 32 ? NPY_FLOAT32
-           : type.bits == 64 ? NPY_FLOAT64
-                             : -1;
+    return ofWidth(type.bits, {-1, NPY_FLOAT16, NPY_FLOAT32, NPY_FLOAT64});
   case kDLInt:
-    return type.bits == 8    ? NPY_INT8
-           : type.bits == 16 ? NPY_INT16
-           : type.bits == 32 ? NPY_INT32
-           : type.bits == 64 ? NPY_INT64
-                             : -1;
+    return ofWidth(type.bits, {NPY_INT8, NPY_INT16, NPY_INT32, NPY_INT64});
   case kDLUInt:
     // TVM's booleans are one-bit unsigned integers stored in bytes.
-    return type.bits == 1    ? NPY_BOOL
-           : type.bits == 8  ? NPY_UINT8
-           : type.bits == 16 ? NPY_UINT16
-           : type.bits == 32 ? NPY_UINT32
-           : type.bits == 64 ? NPY_UINT64
-                             : -1;
+    return type.bits == 1 ? NPY_BOOL
+                          : ofWidth(type.bits, {NPY_UINT8, NPY_UINT16,
+                                                NPY_UINT32, NPY_UINT64});
   case kDLBool:
     return type.bits == 8 ? NPY_BOOL : -1;
   default:
