@@ -310,6 +310,20 @@ def test_bfloat16_matmul_with_f32_accumulation():
     assert_matches_jax(f, a, b, rtol=1e-2, atol=1e-2)
 
 
+def test_wrapping_arithmetic_on_an_operand_that_folds_to_zero():
+    # The wrapped operand a - a folds to the literal 0 inside TVM's
+    # simplifier, where it is read through a reinterpretation; TVM's code
+    # generator took reinterpret(0) for a null pointer and refused the
+    # build (a generated uint32 program). Against jax.jit.
+    a = np.array([[651623953, 5], [4294967294, 0]], np.uint32)
+
+    def f(a):
+        square, shifted = a * a, a >> a
+        return jnp.minimum(jnp.where(square >= shifted, square, shifted), (a - a) - a)
+
+    np.testing.assert_array_equal(np.asarray(stablehlo_tvm.jit(f)(a)), np.asarray(jax.jit(f)(a)))
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint32"])
 def test_integer_division_edge_cases_do_not_trap(dtype):
     info = np.iinfo(dtype)

@@ -491,8 +491,14 @@ TIR_PIPELINE = "stablehlo_tvm"
 
 
 def _tir_pipeline():
+    from .literal_reinterprets import LiteralReinterprets
+
     _, finalize_host, finalize_device = tvm.tirx.get_tir_pipeline("default")
-    return _cpu_lowering(), (lambda: _linking_formulas(finalize_host)), finalize_device
+
+    def finalize():
+        return tvm.transform.Sequential([_linking_formulas(finalize_host), LiteralReinterprets])
+
+    return _cpu_lowering(), finalize, finalize_device
 
 
 def _cpu_lowering():
