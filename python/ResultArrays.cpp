@@ -21,6 +21,7 @@
 #include <tvm/ffi/function.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace mlir::stablehlo_tvm::python {
@@ -81,7 +82,12 @@ void releaseTensor(PyObject *capsule) {
 }
 
 bool numpyImported() {
-  static const bool imported = PyArray_ImportNumPyAPI() >= 0;
+  static const bool imported = [] {
+    if (PyArray_ImportNumPyAPI() >= 0)
+      return true;
+    PyErr_Clear(); // reported by resultArrays, at every call
+    return false;
+  }();
   return imported;
 }
 
@@ -100,7 +106,8 @@ PyObject *arrayOf(TVMFFIObject *object, int typeNum, PyTypeObject *arrayType,
     if (!array)
       return nullptr;
     auto *arrayObject = reinterpret_cast<PyArrayObject *>(array);
-    std::memcpy(PyArray_DATA(arrayObject), data, PyArray_NBYTES(arrayObject));
+    if (PyArray_NBYTES(arrayObject) > 0)
+      std::memcpy(PyArray_DATA(arrayObject), data, PyArray_NBYTES(arrayObject));
     PyArray_CLEARFLAGS(arrayObject, NPY_ARRAY_WRITEABLE);
     return array;
   }
@@ -133,7 +140,7 @@ PyObject *arrayOf(TVMFFIObject *object, int typeNum, PyTypeObject *arrayType,
 nb::object resultArrays(std::uintptr_t handle, int64_t drop,
                         nb::handle arrayType, const nb::tuple &borrowed) {
   if (!numpyImported())
-    throw nb::python_error();
+    throw std::runtime_error("numpy's C API could not be imported");
   auto *result = reinterpret_cast<TVMFFIObject *>(handle);
   std::vector<TVMFFIObject *> tensors;
   if (result->type_index == kTVMFFITensor) {
