@@ -92,9 +92,11 @@ def wrapping(op: str, *operands):
     # 32-bit operands are widened unsigned, then read as the wide type:
     # TVM's canonical simplifier does not look through the reinterpretation
     # into the operands' bound expressions (along Philox's rounds of 32-bit
-    # words that took 10 s of a build). TVM compiles a reinterpreted zero as
-    # a null pointer, so a constant, and a 64-bit operand (a counter, which
-    # a loop of one iteration makes 0), is cast alone.
+    # words that took 10 s of a build). TVM's code generator takes
+    # reinterpret(0) for a null pointer: an operand the simplifier folds to
+    # 0 is made a literal before code generation (cpu/literal_reinterprets.py);
+    # a constant, and a 64-bit operand (a counter, which a loop of one
+    # iteration makes 0), are cast alone here, as before that pass.
     unsigned_wide = wide if wide.startswith("u") else "u" + wide
 
     def widened(x):

@@ -213,6 +213,9 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
             )
             remaining &= ~closer
     if remaining.any() and np.iscomplexobj(expected):
+        import ml_dtypes
+
+        largest = float(ml_dtypes.finfo(expected.real.dtype).max)  # beyond_range's bound
         # Both results non-finite where complex arithmetic meets infinities:
         # which parts are NaN or infinite is not specified (C's Annex G
         # recovers infinities, XLA's formulas make NaNs).
@@ -228,9 +231,6 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
                 remaining &= ~(both & given)
                 both &= ~given
         if both.any() and case.beyond_range is not None:
-            import ml_dtypes
-
-            largest = float(ml_dtypes.finfo(expected.real.dtype).max)
             over = _flagged(both, lambda positions: case.beyond_range(case.args, positions, largest))
             if over.any():
                 reasons.append("an op's exact value is beyond the type's range (both results non-finite)")
@@ -241,9 +241,6 @@ def explain(case: Case, actual: np.ndarray, expected: np.ndarray, bad: np.ndarra
         # gave up there), the import's is not judged.
         after = ~np.isfinite(expected) & remaining
         if after.any() and case.beyond_range is not None:
-            import ml_dtypes
-
-            largest = float(ml_dtypes.finfo(expected.real.dtype).max)
             over = _flagged(after, lambda positions: case.beyond_range(case.args, positions, largest, True))
             if over.any():
                 reasons.append("a complex intermediate's exact value is beyond the type's range, an infinity of no determined direction there; XLA's result not finite")
