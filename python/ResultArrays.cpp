@@ -63,6 +63,33 @@ int typeNumber(DLDataType type) {
   }
 }
 
+/// Descriptors of dtypes numpy gets from elsewhere (ml_dtypes' bfloat16 and
+/// f8 types), by DLPack code and width; each holds a reference for good.
+std::vector<std::pair<uint32_t, PyArray_Descr *>> &registeredDescriptors() {
+  static std::vector<std::pair<uint32_t, PyArray_Descr *>> descriptors;
+  return descriptors;
+}
+
+uint32_t dtypeKey(uint8_t code, uint16_t bits) {
+  return static_cast<uint32_t>(code) << 16 | bits;
+}
+
+/// The descriptor of a tensor dtype, as a new reference; null for one
+/// numpy has no dtype for.
+PyArray_Descr *descriptorOf(DLDataType type) {
+  int typeNum = typeNumber(type);
+  if (typeNum >= 0)
+    return PyArray_DescrFromType(typeNum);
+  if (type.lanes != 1)
+    return nullptr;
+  for (auto &[key, descr] : registeredDescriptors())
+    if (key == dtypeKey(type.code, type.bits)) {
+      Py_INCREF(descr);
+      return descr;
+    }
+  return nullptr;
+}
+
 /// Whether `tensor` is laid out as numpy's C order lays out its shape.
 bool isCompact(const DLTensor &tensor) {
   if (!tensor.strides)
@@ -92,13 +119,12 @@ bool numpyImported() {
 }
 
 /// The array over `object`'s tensor (a copy of it with `copy`).
-PyObject *arrayOf(TVMFFIObject *object, int typeNum, PyTypeObject *arrayType,
-                  bool copy) {
+/// Steals `descr`'s reference, also on failure.
+PyObject *arrayOf(TVMFFIObject *object, PyArray_Descr *descr,
+                  PyTypeObject *arrayType, bool copy) {
   DLTensor *tensor = TVMFFITensorGetDLTensorPtr(object);
   std::vector<npy_intp> dims(tensor->shape, tensor->shape + tensor->ndim);
   char *data = static_cast<char *>(tensor->data) + tensor->byte_offset;
-  // Steals the descriptor's reference, also on failure.
-  PyArray_Descr *descr = PyArray_DescrFromType(typeNum);
   if (copy) {
     PyObject *array = PyArray_NewFromDescr(arrayType, descr, tensor->ndim,
                                            dims.data(), nullptr, nullptr, 0,
@@ -158,15 +184,16 @@ nb::object resultArrays(std::uintptr_t handle, int64_t drop,
   } else {
     return nb::none();
   }
-  std::vector<int> typeNums;
-  typeNums.reserve(tensors.size());
+  std::vector<nb::object> descriptors;
+  descriptors.reserve(tensors.size());
   for (TVMFFIObject *object : tensors) {
     DLTensor *tensor = TVMFFITensorGetDLTensorPtr(object);
-    int typeNum = typeNumber(tensor->dtype);
-    if (typeNum < 0 || tensor->device.device_type != kDLCPU ||
-        !isCompact(*tensor))
+    if (tensor->device.device_type != kDLCPU || !isCompact(*tensor))
       return nb::none();
-    typeNums.push_back(typeNum);
+    PyArray_Descr *descr = descriptorOf(tensor->dtype);
+    if (!descr)
+      return nb::none();
+    descriptors.push_back(nb::steal(reinterpret_cast<PyObject *>(descr)));
   }
   std::vector<std::uintptr_t> borrowedData;
   for (nb::handle address : borrowed)
@@ -182,12 +209,28 @@ nb::object resultArrays(std::uintptr_t handle, int64_t drop,
     bool copy = false;
     for (std::uintptr_t address : borrowedData)
       copy |= address == data;
-    PyObject *array = arrayOf(tensors[i], typeNums[i], type, copy);
+    auto *descr = reinterpret_cast<PyArray_Descr *>(descriptors[i].ptr());
+    Py_INCREF(descr);
+    PyObject *array = arrayOf(tensors[i], descr, type, copy);
     if (!array)
       throw nb::python_error();
     arrays.append(nb::steal(array));
   }
   return arrays;
+}
+
+void registerResultDtype(int code, int bits, nb::handle dtype) {
+  if (!numpyImported())
+    throw std::runtime_error("numpy's C API could not be imported");
+  if (!PyArray_DescrCheck(dtype.ptr()))
+    throw nb::type_error("register_result_dtype: a numpy dtype is expected");
+  uint32_t key = dtypeKey(static_cast<uint8_t>(code), static_cast<uint16_t>(bits));
+  auto &descriptors = registeredDescriptors();
+  for (auto &[known, descr] : descriptors)
+    if (known == key)
+      return; // the first registration stands: arrays made may use it
+  Py_INCREF(dtype.ptr());
+  descriptors.emplace_back(key, reinterpret_cast<PyArray_Descr *>(dtype.ptr()));
 }
 
 nb::object heldTensorAddress(nb::handle base) {

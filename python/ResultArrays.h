@@ -14,10 +14,16 @@ namespace mlir::stablehlo_tvm::python {
 /// numpy arrays of type `arrayType` (an ndarray subclass) over the tensors'
 /// memory, each holding its tensor; a copy for a tensor whose data address
 /// is among `borrowed`. None, and nothing made, when a result is not a
-/// dense CPU tensor of a dtype numpy has.
+/// dense CPU tensor of a dtype numpy has (its own, or one registered with
+/// registerResultDtype).
 nanobind::object resultArrays(std::uintptr_t handle, int64_t drop,
                               nanobind::handle arrayType,
                               const nanobind::tuple &borrowed);
+
+/// Results of DLPack dtype (`code`, `bits`) become arrays of numpy dtype
+/// `dtype` (ml_dtypes' bfloat16 and f8 types, which numpy's C API does not
+/// know by number). The first registration of a dtype stands.
+void registerResultDtype(int code, int bits, nanobind::handle dtype);
 
 /// The address of the tensor a result array holds (the array's base), or
 /// None for any other object.

@@ -784,6 +784,11 @@ NB_MODULE(_core, m) {
         nb::arg("borrowed"),
         "A VM call's result tensors as read-only numpy arrays of array_type, "
         "or None (ResultArrays.h).");
+  m.def("register_result_dtype",
+        &stablehlo_tvm::python::registerResultDtype, nb::arg("code"),
+        nb::arg("bits"), nb::arg("dtype"),
+        "Results of DLPack dtype (code, bits) become arrays of this numpy "
+        "dtype in result_arrays.");
   m.def("held_tensor_address", &stablehlo_tvm::python::heldTensorAddress,
         nb::arg("base"),
         "The address of the tensor a result array's base holds, or None.");

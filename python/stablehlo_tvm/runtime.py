@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core import ATTRIBUTES, held_tensor_address, result_arrays
-from .dtypes import numpy_dtype
+from ._core import ATTRIBUTES, held_tensor_address, register_result_dtype, result_arrays
+from .dtypes import ML_DTYPES, numpy_dtype
 from .errors import CallError, Error, InputError, ShapeAssertionError
 
 
@@ -401,6 +401,8 @@ class _Signature:
         if self._on_cpu and hasattr(result, "__chandle__"):
             # Made in one native call (ResultArrays.h); None where a result
             # is not a tensor numpy can view.
+            if not _RESULT_DTYPES:
+                _register_result_dtypes()
             aliased = tuple(t.data_ptr() for t in borrowed) if borrowed else ()
             outputs = result_arrays(result.__chandle__(), self.effects, Result, aliased)
         if outputs is None:
@@ -537,6 +539,18 @@ def _held_tensor():
 
 
 _HELD_TENSOR = None
+
+# Whether result_arrays knows ml_dtypes' dtypes (by their DLPack codes).
+_RESULT_DTYPES: list = []
+
+
+def _register_result_dtypes() -> None:
+    import tvm_ffi
+
+    for name in ML_DTYPES:
+        dtype = tvm_ffi.dtype(name)
+        register_result_dtype(dtype.type_code, dtype.bits, numpy_dtype(name))
+    _RESULT_DTYPES.append(True)
 
 
 def _as_numpy(tensor) -> np.ndarray:

@@ -226,23 +226,53 @@ def test_results_are_read_only_arrays_over_their_tensors(dtype):
     np.testing.assert_array_equal(got[0], np.asarray(want[0]))
 
 
-def test_results_numpy_lacks_are_converted_one_by_one():
-    # bfloat16 results are not made natively: each is converted on its
-    # own (as before), with its neighbours of other dtypes, and still holds
-    # its tensor for passing back.
+@pytest.mark.parametrize("dtype", ["bfloat16", "float8_e4m3fn", "float8_e5m2"])
+def test_results_of_ml_dtypes_are_arrays_over_their_tensors(dtype):
+    # ml_dtypes' dtypes (registered with the native path by DLPack code)
+    # come back as the others do, beside results of numpy's own dtypes,
+    # and a result passed back in gives what jax.jit gives.
     import ml_dtypes
+    from stablehlo_tvm._core import held_tensor_address
+
+    low_type = getattr(jnp, dtype)
 
     def f(x):
-        return x.astype(jnp.bfloat16) * 2, x + 1
+        return (x * 2).astype(low_type), x + 1
 
     fast = stablehlo_tvm.jit(f)
     x = np.arange(6, dtype=np.float32)
     low, high = fast(x)
-    assert low.dtype == ml_dtypes.bfloat16 and not low.flags.writeable
-    np.testing.assert_array_equal(low.astype(np.float32), np.arange(6, dtype=np.float32) * 2)
-    np.testing.assert_array_equal(high, np.arange(6, dtype=np.float32) + 1)
-    again, _ = fast(high)
-    np.testing.assert_array_equal(again.astype(np.float32), (np.arange(6, dtype=np.float32) + 1) * 2)
+    want_low, want_high = jax.jit(f)(x)
+    assert type(low) is stablehlo_tvm.Result and low.dtype == np.dtype(getattr(ml_dtypes, dtype))
+    assert not low.flags.writeable
+    np.testing.assert_array_equal(low.astype(np.float32), np.asarray(want_low).astype(np.float32))
+    np.testing.assert_array_equal(high, np.asarray(want_high))
+    if dtype == "bfloat16":  # a TVM tensor's memory (f8 results are narrowed from f32)
+        assert held_tensor_address(low.base) is not None
+
+    def g(y):
+        return y.astype(jnp.float32) + 1
+
+    np.testing.assert_array_equal(stablehlo_tvm.jit(g)(low), jax.jit(g)(want_low))
+
+
+def test_results_in_python_where_native_code_leaves_them(monkeypatch):
+    # Where the native path declines (tensors on other devices), results
+    # are converted one by one, to the same arrays.
+    from stablehlo_tvm import runtime
+
+    def f(x):
+        return x.astype(jnp.bfloat16) * 2, x + 1, x[0], x
+
+    x = np.arange(6, dtype=np.float32)
+    native = stablehlo_tvm.jit(f)(x)
+    monkeypatch.setattr(runtime, "result_arrays", lambda *args: None)
+    converted = stablehlo_tvm.jit(f)(x)
+    for n, c in zip(native, converted):
+        assert type(c) is stablehlo_tvm.Result and c.dtype == n.dtype and not c.flags.writeable
+        np.testing.assert_array_equal(c, n)
+    x[...] = 0  # the argument returned is a copy either way
+    np.testing.assert_array_equal(converted[3], np.arange(6, dtype=np.float32))
 
 
 def test_arguments_are_never_written():
