@@ -4,9 +4,9 @@ schedule.
 
 The block C[S.., I, J] += A[S.., I, K] * B[S.., K or J ..] is tiled into
 MR x NR register tiles (NR a multiple of the SIMD width along J, which must be
-C's innermost axis). B is packed panel by panel into a K x NR buffer reused
-by every row tile, the accumulator lives in a local tile (registers once LLVM
-unrolls it), and the epilogue (bias, activation, where) is fused into the
+C's innermost axis). B is read in place, or for deep products packed panel
+by panel into a K x NR buffer reused by every row tile; the accumulator
+lives in a local tile (registers once LLVM unrolls it), and the epilogue (bias, activation, where) is fused into the
 tile's write-back. Work is shared among cores over batch and J panels.
 """
 
@@ -16,7 +16,7 @@ from tvm import s_tir, tirx
 from tvm.s_tir.dlight.gpu.matmul import IterKind, detect_iter_traits
 from tvm.target import Target
 
-from .rule import PARALLEL_GRAIN, CPURule, divisor_at_most, extent_of, fused, iterations, vectorizable
+from .rule import CPURule, divisor_at_most, extent_of, fused, vectorizable
 
 # Rows of A whose products share one loaded row of B, by SIMD registers.
 _ROWS_WITH_32_REGISTERS = 8
@@ -25,6 +25,14 @@ _ROWS_WITH_16_REGISTERS = 4
 _K_CHUNK = 128
 # Below this many rows of A, packing B costs more than it saves.
 _PACK_MIN_ROWS = 16
+# B is packed only where one panel's K rows lie on this many 4 KiB pages or
+# more: read in place, such a deep panel misses the TLB on every row
+# (128 x 4096 x 1024: 9.0 ms in place, 6.6 packed; 64 x 4096 x 4096: 20 /
+# 15). Shallower panels stay in cache and the copy was pure cost (16 x 64 x
+# 256, an LSTM step: 12.9 -> 10.4 us; 784 x 1152 x 128: 1.7 -> 1.3 ms;
+# 16 x 1024 x 1024: 340 -> 250 us; 1024^3 as fast either way).
+_PACK_B_MIN_PAGES = 2048
+_PAGE_BYTES = 4096
 # A core's L2 cache, as far as the loop order assumes.
 _L2_BYTES = 1 << 20
 
@@ -148,18 +156,12 @@ class Matmul(CPURule):
             if b_copy is not None:  # B's padded copy, a panel at a time
                 sch.compute_at(b_copy, jo, preserve_unit_loops=True)
                 self.vectorize_innermost(sch, b_copy, lanes)
-            elif (symbolic_m or m >= _PACK_MIN_ROWS) and panels:
+            elif (symbolic_m or m >= _PACK_MIN_ROWS) and panels and _deep_panels(depth, n, bits):
                 b_index = _b_operand(sch.get(main), kinds, iter_vars)
                 if b_index is not None:
                     packed = sch.cache_read(main, b_index, "global")
                     sch.compute_at(packed, jo, preserve_unit_loops=True)
                     self.vectorize_innermost(sch, packed, lanes)
-            # A is repacked only for several panels to stream it: with one
-            # (32 output channels, a classifier head) the copy was one more
-            # pass over A for nothing (8192 x 288 x 32: 1.38 -> 0.89 ms;
-            # 16 x 12544 x 10: 0.30 -> 0.07).
-            if not symbolic and m >= _PACK_MIN_ROWS and mr > 1 and panels:
-                self._pack_a(sch, main, kinds, iter_vars, mr)
         sch.parallel(fused(sch, [*outer, io if by_rows else jo]))
         sch.decompose_reduction(main, ko)
         return sch
@@ -202,22 +204,6 @@ class Matmul(CPURule):
         return True, b_copy
 
     @staticmethod
-    def _pack_a(sch: s_tir.Schedule, main, kinds, iter_vars, mr: int) -> None:
-        """A row-major in K is repacked as [I / MR, K, MR] once, before the
-        tiles: the MR values a step of K broadcasts are then adjacent rather
-        than a row apart (rows a power of two apart share cache sets).
-        Shared among cores only when large: waking the pool for a small copy
-        costs more than the copy (a recurrent step's 32 x 256 input)."""
-        a_index = _a_operand(sch.get(main), kinds, iter_vars)
-        if a_index is None:
-            return
-        packed = sch.cache_read(main, a_index, "global")
-        sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-2] // mr, x[-1], x[-2] % mr))
-        loops = sch.get_loops(packed)
-        if iterations(sch, loops, symbolic=PARALLEL_GRAIN) >= PARALLEL_GRAIN:
-            sch.parallel(fused(sch, loops[:-1]))
-
-    @staticmethod
     def _pack_b(sch: s_tir.Schedule, main, kinds, iter_vars, nr: int) -> None:
         """B row-major in J repacked as [J / NR, K, NR] once: each panel's
         K x NR values contiguous."""
@@ -228,6 +214,14 @@ class Matmul(CPURule):
             return
         packed = sch.cache_read(main, b_index, "global")
         sch.transform_layout(packed, ("write", 0), lambda *x: (*x[:-2], x[-1] // nr, x[-2], x[-1] % nr))
+
+
+def _deep_panels(depth, n, bits: int) -> bool:
+    """Whether a K x NR panel of a row-major K x N matrix B spans
+    `_PACK_B_MIN_PAGES` pages (a symbolic K or N: assumed so)."""
+    if depth is None or n is None:
+        return True
+    return depth * min(n * bits // 8, _PAGE_BYTES) // _PAGE_BYTES >= _PACK_B_MIN_PAGES
 
 
 def _last_var_of_kind(block, kinds, kind):
@@ -256,18 +250,5 @@ def _b_operand(block, kinds, iter_vars) -> int | None:
     for n, read in enumerate(block.reads):
         used = {v for r in read.region for v in tirx.analysis.undefined_vars(r.min)}
         if used & j_vars:
-            return n
-    return None
-
-
-def _a_operand(block, kinds, iter_vars) -> int | None:
-    """Which read of `block` is A, when it is indexed last by K (row-major)."""
-    i_vars = {v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_I}
-    j_vars = {v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_J}
-    k_vars = [v.var for v, k in zip(iter_vars, kinds) if k == IterKind.kIter_K]
-    for n, read in enumerate(block.reads):
-        used = {v for r in read.region for v in tirx.analysis.undefined_vars(r.min)}
-        last = read.region[-1].min if read.region else None
-        if used & i_vars and not used & j_vars and len(read.region) >= 2 and any(last is not None and last.same_as(v) for v in k_vars):
             return n
     return None
