@@ -35,11 +35,13 @@ from __future__ import annotations
 import logging
 
 import tvm
+import tvm_ffi
 from tvm import relax, tirx
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
-from .bindings import bound_values, rewrite_functions
-from .relax_to_tir import LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
+from .bindings import bound_values, rewrite_functions, var_bindings
+from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
+from .sequences import _small
 from .tir_walk import executed_stores
 
 _log = logging.getLogger(__name__)
@@ -80,8 +82,9 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
     }
     # Inner loops first: an outer body calls the inner loop's function,
     # which is a kernel call once the inner loop is one.
-    converted: dict = {}  # loop function -> (kernel, constants)
+    converted: dict = {}  # loop function -> (kernel, constants, scratch types, in-place positions)
     left: dict = {}
+    in_place = _fresh_initial_values(mod, loops)
     heavy = {gvar: reason for gvar, names in loops.items() if (reason := _heavy_kernels(mod, names))}
     progress = True
     while progress:
@@ -91,12 +94,12 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
                 continue
             try:
                 builder = _LoopKernel(mod, converted)
-                kernel, constants = builder.build(mod[gvar], cond_name, body_name)
+                kernel, constants = builder.build(mod[gvar], cond_name, body_name, in_place[gvar])
             except NotAKernel as reason:
                 left[gvar] = str(reason)
                 continue
             left.pop(gvar, None)
-            converted[gvar] = (kernel, constants, builder.scratch_types)
+            converted[gvar] = (kernel, constants, builder.scratch_types, in_place[gvar])
             progress = True
     left.update(heavy)
     for gvar, reason in left.items():
@@ -104,6 +107,79 @@ def loops_as_kernels(mod: tvm.IRModule) -> tuple[tvm.IRModule, dict]:
     if converted:
         mod = relax.transform.DeadCodeElimination()(_calling_kernels(mod, converted))
     return mod, {gvar.name_hint: reason for gvar, reason in left.items()}
+
+
+def _fresh_initial_values(mod: tvm.IRModule, loops) -> dict:
+    """Per loop function, the positions of the carried values that every
+    call starts from a tensor made for it alone: computed by a kernel or
+    packed call in the caller and read nowhere else. The loop's kernel
+    carries such a value in that tensor (call_tir_inplace) instead of
+    copying it in: a scan's stacked outputs start as zeros the size of the
+    whole sequence (a two-layer LSTM's backward pass: 25 of 385 KB each),
+    and the copy was one more pass over all of them at every call. Small
+    values are copied as before: a loop whose values are all small stays a
+    call_tir, which SequencesAsKernels joins with its neighbours."""
+    fresh: dict = {gvar: None for gvar in loops}
+    for caller, func in mod.functions_items():
+        if not isinstance(func, relax.Function):
+            continue
+        calls = [
+            v for v in bound_values(func)
+            if isinstance(v, relax.Call) and isinstance(v.op, tvm.ir.GlobalVar) and v.op in fresh and not v.op.same_as(caller)
+        ]
+        if not calls:
+            continue
+        made = {b.var: b.value for b in var_bindings(func.body)}
+        uses = _uses(func)
+        for call in calls:
+            params = mod[call.op].params
+            positions = {
+                k
+                for k, arg in enumerate(call.args)
+                if isinstance(arg, relax.Var)
+                and uses.get(arg, 0) == 1
+                and _makes_a_tensor(made.get(arg))
+                and not _small(arg.ty)
+                and k < len(params)
+                and tvm_ffi.structural_equal(arg.ty, params[k].ty)
+            }
+            known = fresh[call.op]
+            fresh[call.op] = positions if known is None else known & positions
+    return {gvar: sorted(found or ()) for gvar, found in fresh.items()}
+
+
+def _makes_a_tensor(value) -> bool:
+    """Whether `value` is a kernel or packed call, whose output is a tensor
+    of its own (not a view, a tuple item or another variable)."""
+    return isinstance(value, relax.Call) and (value.op.same_as(_CALL_TIR) or value.op.same_as(_CALL_DPS_PACKED)) and isinstance(
+        value.ty, relax.TensorType
+    )
+
+
+def _uses(func: relax.Function) -> dict:
+    """How many times each variable is read in `func` (its bindings are in
+    normal form: variables appear as call arguments, tuple fields, tuple
+    items' tuples, branch conditions, aliases and results)."""
+    counts: dict = {}
+
+    def read(expr) -> None:
+        if isinstance(expr, relax.Var):
+            counts[expr] = counts.get(expr, 0) + 1
+        elif isinstance(expr, relax.Tuple):
+            for field in expr.fields:
+                read(field)
+
+    for value in bound_values(func):
+        if isinstance(value, relax.Call):
+            for arg in value.args:
+                read(arg)
+        elif isinstance(value, relax.TupleGetItem):
+            read(value.tuple_value)
+        elif isinstance(value, relax.If):
+            read(value.cond)
+        elif isinstance(value, (relax.Var, relax.Tuple)):
+            read(value)
+    return counts
 
 
 def _heavy_kernels(mod: tvm.IRModule, names) -> str | None:
@@ -132,8 +208,8 @@ def _calling_kernels(mod: tvm.IRModule, converted: dict) -> tvm.IRModule:
     carried value once more)."""
     rewriter = _CallsOfLoops(mod)
     rewriter.calls = {
-        loop: (rewriter.builder_.add_func(kernel, f"{loop.name_hint}_kernel"), constants, [p.ty for p in mod[loop].params], scratch)
-        for loop, (kernel, constants, scratch) in converted.items()
+        loop: (rewriter.builder_.add_func(kernel, f"{loop.name_hint}_kernel"), constants, [p.ty for p in mod[loop].params], scratch, in_place)
+        for loop, (kernel, constants, scratch, in_place) in converted.items()
     }
     return rewrite_functions(rewriter, mod, lambda gvar: gvar not in converted)
 
@@ -143,8 +219,13 @@ class _CallsOfLoops(PyExprMutator):
     def visit_call_(self, call):
         call = super().visit_call_(call)
         if isinstance(call.op, tvm.ir.GlobalVar) and call.op in self.calls:
-            kernel, constants, types, scratch = self.calls[call.op]
-            kernel_call = relax.call_tir(kernel, list(call.args) + constants, out_ty=types + scratch)
+            kernel, constants, types, scratch, in_place = self.calls[call.op]
+            args = list(call.args) + constants
+            if in_place:
+                indices = [k if k in in_place else -1 for k in range(len(types))] + [-1] * len(scratch)
+                kernel_call = relax.call_tir_inplace(kernel, relax.Tuple(args), indices, out_ty=types + scratch)
+            else:
+                kernel_call = relax.call_tir(kernel, args, out_ty=types + scratch)
             if not scratch:
                 return kernel_call
             # The carried values, without the scratch buffers.
@@ -164,9 +245,11 @@ def _call_to(func: relax.Function, callee: str):
 class _LoopKernel(StatementBuilder):
     """Builds the PrimFunc of one loop."""
 
-    def build(self, loop: relax.Function, cond_name: str, body_name: str):
-        carried = [self.buffer(param.ty, f"carried{i}") for i, param in enumerate(loop.params)]
+    def build(self, loop: relax.Function, cond_name: str, body_name: str, in_place=()):
+        """The loop's PrimFunc and its constants; the carried values at
+        positions `in_place` live in their initial values' buffers."""
         inputs = [self.buffer(param.ty, f"init{i}") for i, param in enumerate(loop.params)]
+        carried = [inputs[i] if i in in_place else self.buffer(param.ty, f"carried{i}") for i, param in enumerate(loop.params)]
         position = {param: i for i, param in enumerate(loop.params)}
 
         def arguments(call):
@@ -191,10 +274,10 @@ class _LoopKernel(StatementBuilder):
         body_stmts, results = self.run(body_func, body_args)
         if not isinstance(results, list) or len(results) != len(carried):
             raise NotAKernel("the body does not yield every carried value")
-        copy_in = [self.copy(source, dest) for source, dest in zip(inputs, carried)]
+        copy_in = [self.copy(source, dest) for source, dest in zip(inputs, carried) if not source.same_as(dest)]
         iteration = body_stmts + self.copy_back(results, carried) + cond_again
         loop_stmt = tirx.While(tirx.BufferLoad(cond_value, []), seq(iteration))
-        params = inputs + [buffer for _, buffer in self.constants] + carried
+        params = inputs + [buffer for _, buffer in self.constants] + [c for c, i in zip(carried, inputs) if not c.same_as(i)]
         func, scratch = self.primfunc(params, copy_in + cond_stmts + [loop_stmt])
         self.scratch_types = [tensor_type(b) for b in scratch]
         return func, [constant for constant, _ in self.constants]

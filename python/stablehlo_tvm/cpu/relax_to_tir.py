@@ -49,8 +49,9 @@ def tensor_type(buffer) -> relax.TensorType:
 
 class StatementBuilder:
     """Buffers and statements for one PrimFunc. `kernels`: loop functions
-    made PrimFuncs, each with its constants; a call of one is inlined as a
-    call of its kernel."""
+    made PrimFuncs, each with its constants, scratch buffer types and the
+    positions of the carried values it keeps in their initial values'
+    buffers; a call of one is inlined as a call of its kernel."""
 
     def __init__(self, mod: tvm.IRModule, kernels: dict | None = None):
         self.mod = mod
@@ -214,13 +215,16 @@ class StatementBuilder:
             self.by_address.extend(b for b in arguments + outputs if isinstance(b, tirx.Buffer))
             return outputs[0] if single else outputs
         if isinstance(call.op, tvm.ir.GlobalVar) and call.op in self.kernels:
-            kernel, constants, scratch_types = self.kernels[call.op]
+            kernel, constants, scratch_types, in_place = self.kernels[call.op]
             inputs = self.distinct(tensors(call.args) + [self.constant(c) for c in constants], stmts)
             outputs = self.outputs(ty)
             scratch = [self.temporary(t) for t in scratch_types]
             self.by_address.extend(scratch)
-            stmts.append(inline(kernel, inputs + outputs + scratch))
-            return outputs
+            # Carried values the loop keeps in their initial values' buffers
+            # are not parameters of its kernel (as call_tir_inplace).
+            fresh = [out for k, out in enumerate(outputs) if k not in in_place]
+            stmts.append(inline(kernel, inputs + fresh + scratch))
+            return [inputs[k] if k in in_place else out for k, out in enumerate(outputs)]
         if isinstance(call.op, tvm.ir.GlobalVar) and isinstance(self.mod[call.op], relax.Function):
             # A case's selector and branches: their statements in place.
             callee = self.mod[call.op]

@@ -11,7 +11,8 @@ of the PrimFunc's root block, which TVM allocates on the stack or from its
 workspace pool, and the call returns only what is read.
 
 Only PrimFuncs called once (a change of the function is a change of every
-call) whose outputs are read through TupleGetItem are rewritten; a buffer
+call) whose outputs are read through TupleGetItem are rewritten (outputs
+written in place of an input, by call_tir_inplace, stay); a buffer
 passed by address to a packed function stays an output (relax_to_tir's
 `primfunc` says why).
 """
@@ -29,12 +30,17 @@ from tvm.relax.expr_functor import PyExprMutator, mutator
 from .bindings import module_bound_values, rewrite_functions
 
 _CALL_TIR = tvm.ir.Op.get("relax.call_tir")
+_CALL_TIR_INPLACE = tvm.ir.Op.get("relax.call_tir_inplace")
+
+
+def _kernel_call(value) -> bool:
+    return isinstance(value, relax.Call) and (value.op.same_as(_CALL_TIR) or value.op.same_as(_CALL_TIR_INPLACE))
 
 
 @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.AllocateUnusedOutputs")
 def AllocateUnusedOutputs(mod: tvm.IRModule, _ctx) -> tvm.IRModule:  # noqa: N802 - a pass
     calls = collections.Counter(
-        value.args[0] for value in module_bound_values(mod) if isinstance(value, relax.Call) and value.op.same_as(_CALL_TIR)
+        value.args[0] for value in module_bound_values(mod) if _kernel_call(value)
     )
     rewriter = _Rewriter(mod)
     rewriter.once = {gvar for gvar, count in calls.items() if count == 1}
@@ -52,7 +58,7 @@ def _read_outputs(mod: tvm.IRModule) -> dict:
     tuples: set = set()
 
     def visit(expr):
-        if isinstance(expr, relax.VarBinding) and isinstance(expr.value, relax.Call) and expr.value.op.same_as(_CALL_TIR):
+        if isinstance(expr, relax.VarBinding) and _kernel_call(expr.value):
             if isinstance(expr.var.ty, relax.TupleType):
                 tuples.add(expr.var)
 
@@ -108,8 +114,7 @@ class _Rewriter(PyExprMutator):
     def visit_var_binding_(self, binding):
         value = binding.value
         if (
-            isinstance(value, relax.Call)
-            and value.op.same_as(_CALL_TIR)
+            _kernel_call(value)
             and value.args[0] in self.once
             and isinstance(binding.var.ty, relax.TupleType)
             and self.read.get(binding.var) is not None
@@ -132,14 +137,21 @@ class _Rewriter(PyExprMutator):
         func = self.builder_.get()[gvar]
         fields = list(var.ty.fields)
         read = self.read[var]
-        unread = [k for k in range(len(fields)) if k not in read]
-        if not unread or not isinstance(func, tirx.PrimFunc) or len(call.args) != 2:
+        if not isinstance(func, tirx.PrimFunc) or len(call.args) != 2:
             return None
-        first_output = len(func.params) - len(fields)
-        movable = _movable_outputs(func, [first_output + k for k in unread])
+        # Outputs written in place of an input (call_tir_inplace) are that
+        # input's buffer and stay; the others follow the arguments.
+        in_place = [int(i) for i in call.attrs.inplace_indices] if call.op.same_as(_CALL_TIR_INPLACE) else [-1] * len(fields)
+        fresh = [k for k in range(len(fields)) if in_place[k] < 0]
+        first_output = len(func.params) - len(fresh)
+        param_of = {k: first_output + i for i, k in enumerate(fresh)}
+        unread = [k for k in fresh if k not in read]
+        if not unread:
+            return None
+        movable = _movable_outputs(func, [param_of[k] for k in unread])
         if not movable:
             return None
-        kept = [k for k in range(len(fields)) if first_output + k not in movable]
+        kept = [k for k in range(len(fields)) if k not in param_of or param_of[k] not in movable]
         if not kept:
             return None
         # A GlobalVar of its own (a GlobalVar's type is its function's
@@ -148,7 +160,12 @@ class _Rewriter(PyExprMutator):
         new_gvar = self.builder_.add_func(_allocated_inside(func, movable), gvar.name_hint)
         types = [fields[k] for k in kept]
         args = [self.visit_expr(arg) for arg in call.args[1].fields]
-        new_call = relax.call_tir(new_gvar, args, out_ty=types if len(types) > 1 else types[0])
+        out_ty = types if len(types) > 1 else types[0]
+        if any(in_place[k] >= 0 for k in kept):
+            indices = [in_place[k] for k in kept]
+            new_call = relax.call_tir_inplace(new_gvar, relax.Tuple(args), indices if len(indices) > 1 else indices[0], out_ty=out_ty)
+        else:
+            new_call = relax.call_tir(new_gvar, args, out_ty=out_ty)
         # A dataflow block's output stays one.
         if self.builder_.current_block_is_dataflow() and not isinstance(var, relax.DataflowVar):
             new_var = self.builder_.emit_output(new_call, str(var.name))
