@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import tvm
 from jax import lax
+from tvm import relax
 from tvm.script import tirx as T
 
 import stablehlo_tvm
@@ -480,3 +481,27 @@ def test_an_unrolled_loop_returns_its_final_counter():
     (x,) = random_args([((6,), "float32")])
     assert _stablehlo_loops(f, x) == 0
     assert_matches_jax(f, x)
+
+
+def test_a_reshape_is_no_tensor_of_its_own_to_carry_in():
+    # A kernel that only reshapes becomes a view of its operand
+    # (RewriteDataflowReshape, after the loops): a loop must not carry a
+    # value in place of one, or it would write its operand.
+    from tvm import te, topi
+
+    from stablehlo_tvm.cpu.bindings import var_bindings
+    from stablehlo_tvm.cpu.loops import _makes_a_tensor
+
+    builder = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorType((4, 8), "float32"))
+    with builder.function("main", [x]):
+        with builder.dataflow():
+            reshaped = builder.emit_te(topi.reshape, x, (8, 4))
+            computed = builder.emit_te(topi.exp, x)
+            result = builder.emit_output(relax.Tuple([reshaped, computed]))
+        builder.emit_func_output(result)
+    mod = builder.get()
+    made = {b.var: b.value for b in var_bindings(mod["main"].body)}
+    assert not _makes_a_tensor(mod, made[reshaped])
+    assert _makes_a_tensor(mod, made[computed])
+    assert not _makes_a_tensor(mod, made[result])

@@ -138,7 +138,7 @@ def _fresh_initial_values(mod: tvm.IRModule, loops) -> dict:
                 for k, arg in enumerate(call.args)
                 if isinstance(arg, relax.Var)
                 and uses.get(arg, 0) == 1
-                and _makes_a_tensor(made.get(arg))
+                and _makes_a_tensor(mod, made.get(arg))
                 and not _small(arg.ty)
                 and k < len(params)
                 and tvm_ffi.structural_equal(arg.ty, params[k].ty)
@@ -148,12 +148,18 @@ def _fresh_initial_values(mod: tvm.IRModule, loops) -> dict:
     return {gvar: sorted(found or ()) for gvar, found in fresh.items()}
 
 
-def _makes_a_tensor(value) -> bool:
+def _makes_a_tensor(mod: tvm.IRModule, value) -> bool:
     """Whether `value` is a kernel or packed call, whose output is a tensor
-    of its own (not a view, a tuple item or another variable)."""
-    return isinstance(value, relax.Call) and (value.op.same_as(_CALL_TIR) or value.op.same_as(_CALL_DPS_PACKED)) and isinstance(
-        value.ty, relax.TensorType
-    )
+    of its own: not a tuple item or another variable, nor a kernel that
+    only reshapes (RewriteDataflowReshape makes it a view of its operand)."""
+    if not isinstance(value, relax.Call) or not isinstance(value.ty, relax.TensorType):
+        return False
+    if value.op.same_as(_CALL_DPS_PACKED):
+        return True
+    if not value.op.same_as(_CALL_TIR):
+        return False
+    kernel = mod[value.args[0]]
+    return isinstance(kernel, tirx.PrimFunc) and not relax.analysis.has_reshape_pattern(kernel)
 
 
 def _uses(func: relax.Function) -> dict:
