@@ -42,6 +42,7 @@ from tvm.relax.expr_functor import PyExprMutator, mutator
 from .bindings import bound_values, rewrite_functions, var_bindings
 from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
 from .sequences import _small
+from .sequences import _uses as _readers
 from .tir_walk import executed_stores
 
 _log = logging.getLogger(__name__)
@@ -123,21 +124,24 @@ def _fresh_initial_values(mod: tvm.IRModule, loops) -> dict:
     for caller, func in mod.functions_items():
         if not isinstance(func, relax.Function):
             continue
+        bindings = var_bindings(func.body)
         calls = [
-            v for v in bound_values(func)
-            if isinstance(v, relax.Call) and isinstance(v.op, tvm.ir.GlobalVar) and v.op in fresh and not v.op.same_as(caller)
+            b for b in bindings
+            if isinstance(b.value, relax.Call) and isinstance(b.value.op, tvm.ir.GlobalVar) and b.value.op in fresh and not b.value.op.same_as(caller)
         ]
         if not calls:
             continue
-        made = {b.var: b.value for b in var_bindings(func.body)}
-        uses = _uses(func)
-        for call in calls:
+        made = {b.var: b.value for b in bindings}
+        readers = _readers(func)
+        for binding in calls:
+            call = binding.value
             params = mod[call.op].params
             positions = {
                 k
                 for k, arg in enumerate(call.args)
                 if isinstance(arg, relax.Var)
-                and uses.get(arg, 0) == 1
+                and readers.get(arg) == {binding.var}
+                and sum(a.same_as(arg) for a in call.args) == 1
                 and _makes_a_tensor(mod, made.get(arg))
                 and not _small(arg.ty)
                 and k < len(params)
@@ -160,32 +164,6 @@ def _makes_a_tensor(mod: tvm.IRModule, value) -> bool:
         return False
     kernel = mod[value.args[0]]
     return isinstance(kernel, tirx.PrimFunc) and not relax.analysis.has_reshape_pattern(kernel)
-
-
-def _uses(func: relax.Function) -> dict:
-    """How many times each variable is read in `func` (its bindings are in
-    normal form: variables appear as call arguments, tuple fields, tuple
-    items' tuples, branch conditions, aliases and results)."""
-    counts: dict = {}
-
-    def read(expr) -> None:
-        if isinstance(expr, relax.Var):
-            counts[expr] = counts.get(expr, 0) + 1
-        elif isinstance(expr, relax.Tuple):
-            for field in expr.fields:
-                read(field)
-
-    for value in bound_values(func):
-        if isinstance(value, relax.Call):
-            for arg in value.args:
-                read(arg)
-        elif isinstance(value, relax.TupleGetItem):
-            read(value.tuple_value)
-        elif isinstance(value, relax.If):
-            read(value.cond)
-        elif isinstance(value, (relax.Var, relax.Tuple)):
-            read(value)
-    return counts
 
 
 def _heavy_kernels(mod: tvm.IRModule, names) -> str | None:

@@ -6,8 +6,9 @@ The block C[S.., I, J] += A[S.., I, K] * B[S.., K or J ..] is tiled into
 MR x NR register tiles (NR a multiple of the SIMD width along J, which must be
 C's innermost axis). B is read in place, or for deep products packed panel
 by panel into a K x NR buffer reused by every row tile; the accumulator
-lives in a local tile (registers once LLVM unrolls it), and the epilogue (bias, activation, where) is fused into the
-tile's write-back. Work is shared among cores over batch and J panels.
+lives in a local tile (registers once LLVM unrolls it), and the epilogue
+(bias, activation, where) is fused into the tile's write-back. Work is
+shared among cores over batch and J panels.
 """
 
 from __future__ import annotations
