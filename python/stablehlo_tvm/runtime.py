@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from typing import Any
 
@@ -224,6 +225,8 @@ class _Signature:
         self.complex_results = complex_results
         self.device = device
         self._on_cpu = device.dlpack_device_type() == 1
+        if self._on_cpu:
+            _register_result_dtypes()  # once per process; result_arrays needs them
         # Weights the module carries (keep_params_as_input): passed after
         # the caller's arguments, already tensors.
         self.bound = [_on_device(t, device) for t in bound]
@@ -401,8 +404,6 @@ class _Signature:
         if self._on_cpu and hasattr(result, "__chandle__"):
             # Made in one native call (ResultArrays.h); None where a result
             # is not a tensor numpy can view.
-            if not _RESULT_DTYPES:
-                _register_result_dtypes()
             aliased = tuple(t.data_ptr() for t in borrowed) if borrowed else ()
             outputs = result_arrays(result.__chandle__(), self.effects, Result, aliased)
         if outputs is None:
@@ -540,17 +541,14 @@ def _held_tensor():
 
 _HELD_TENSOR = None
 
-# Whether result_arrays knows ml_dtypes' dtypes (by their DLPack codes).
-_RESULT_DTYPES: list = []
-
-
+@functools.cache
 def _register_result_dtypes() -> None:
+    """Tells result_arrays ml_dtypes' dtypes, by their DLPack codes."""
     import tvm_ffi
 
     for name in ML_DTYPES:
         dtype = tvm_ffi.dtype(name)
         register_result_dtype(dtype.type_code, dtype.bits, numpy_dtype(name))
-    _RESULT_DTYPES.append(True)
 
 
 def _as_numpy(tensor) -> np.ndarray:

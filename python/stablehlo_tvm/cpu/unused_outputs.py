@@ -28,9 +28,7 @@ from tvm.ir.expr import Call
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
 from .bindings import module_bound_values, rewrite_functions
-
-_CALL_TIR = tvm.ir.Op.get("relax.call_tir")
-_CALL_TIR_INPLACE = tvm.ir.Op.get("relax.call_tir_inplace")
+from .relax_to_tir import _CALL_TIR, _CALL_TIR_INPLACE
 
 
 def _kernel_call(value) -> bool:
