@@ -349,14 +349,14 @@ class _Signature:
         tensor = None
         if (
             self._on_cpu
-            and (is_jax or (array.nbytes >= _IN_PLACE_BYTES and array.__array_interface__["data"][0] % _ALIGNMENT == 0))
+            and (is_jax or (array.nbytes >= _IN_PLACE_BYTES and array.flags.aligned))
             and array.flags.c_contiguous
         ):
             try:
-                # In place: jax's CPU buffers are aligned; numpy's often are
-                # not (looked at first: a refusal is an exception, ~40 us;
-                # small ones are copied, at less than a look costs).
-                tensor = tvm_ffi.from_dlpack(value if is_jax else array, require_alignment=_ALIGNMENT)
+                # In place: the kernels take any address aligned to the
+                # element (cpu/parameter_alignment.py). Small numpy arrays
+                # are copied, at less than making a tensor over them costs.
+                tensor = tvm_ffi.from_dlpack(value if is_jax else array, require_alignment=array.dtype.alignment)
             except (BufferError, RuntimeError, TypeError, ValueError):
                 tensor = None
             if tensor is not None and not is_jax and borrowed is not None:
@@ -576,8 +576,6 @@ def _as_numpy_all(tensors) -> list:
     return [array.view(Result) for array in arrays]
 
 
-# TVM's compiled code assumes its buffers are this aligned.
-_ALIGNMENT = 64
 # numpy arrays at least this large are passed in place when aligned.
 _IN_PLACE_BYTES = 1 << 14
 

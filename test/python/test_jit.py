@@ -291,6 +291,26 @@ def test_arguments_are_never_written():
     np.testing.assert_array_equal(x, before)
 
 
+def test_numpy_arguments_at_any_aligned_address_are_read_in_place():
+    # The kernels take any address aligned to the element (not 64 bytes,
+    # where TVM's own tensors start), so numpy's arrays, views included,
+    # are passed as they are: no copy before each call.
+    def f(x, w):
+        return jnp.tanh(x @ w) + x[:, :1], jnp.sum(x * x, axis=0)
+
+    fast = stablehlo_tvm.jit(f)
+    storage = np.random.default_rng(0).standard_normal(128 * 64 + 64).astype(np.float32)
+    w = np.random.default_rng(1).standard_normal((64, 64)).astype(np.float32)
+    for offset in (1, 2, 3, 5, 16):
+        x = storage[offset : offset + 128 * 64].reshape(128, 64)
+        assert x.ctypes.data % 64 != 0 or offset == 16
+        assert_same(fast(x, w), jax.jit(f)(x.copy(), w), rtol=1e-5)
+        entry = next(iter(fast._by_signature.values()))
+        _, signature = entry.compiled._function("main")
+        tensor = signature._tensor("main", 0, 0, x, signature.params[0], False, [])
+        assert tensor.data_ptr() == x.ctypes.data
+
+
 def test_lower_then_compile():
     params = make_params(jax.random.key(2))
     x = np.ones((3, 8), np.float32)

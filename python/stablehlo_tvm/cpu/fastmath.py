@@ -513,11 +513,13 @@ def _cpu_lowering():
     from tvm import s_tir
 
     from .bool_storage import BoolsAsInt8
+    from .parameter_alignment import ParametersAlignedToElements
 
     @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPULowering")
     def lowering(mod: tvm.IRModule, ctx) -> tvm.IRModule:
         config = ctx.config
         passes = [
+            ParametersAlignedToElements,  # numpy's arrays passed in place
             BoolsAsInt8,  # before StorageRewrite shares bool and int8 memory
             s_tir.transform.CanonicalizeLoop(),
             s_tir.transform.LowerInitBlock(),
