@@ -129,8 +129,14 @@ def run_case(name: str, repeat: int, tune: int = 0) -> dict:
     want = xla(*args)
     row["agree"], row["max_rel_error"] = _agree(got, want, case.rtol)
 
+    # Timed as users call it: jax.jit's own dispatch (a Compiled object's
+    # call is a slower path on some programs: 47 against 16 us a call of a
+    # diffrax solve).
+    jitted = jax.jit(fun)
+    jax.block_until_ready(jitted(*args))
+
     def run_xla():
-        jax.block_until_ready(xla(*args))
+        jax.block_until_ready(jitted(*args))
 
     def run_tvm():
         fast(*args)
