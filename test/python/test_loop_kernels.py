@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import tvm
+import tvm_ffi
 from jax import lax
 from tvm import relax
 from tvm.script import tirx as T
@@ -505,3 +506,65 @@ def test_a_reshape_is_no_tensor_of_its_own_to_carry_in():
     assert not _makes_a_tensor(mod, made[reshaped])
     assert _makes_a_tensor(mod, made[computed])
     assert not _makes_a_tensor(mod, made[result])
+
+
+@T.prim_func(s_tir=True)
+def _row_stage(a: T.Buffer((16, 64), "float32"), b: T.Buffer((16, 64), "float32")):
+    T.func_attr({"tirx.noalias": True})
+    doubled = T.sblock_alloc_buffer((16, 64))
+    for i in range(16):
+        for j in range(64):
+            with T.sblock("doubled"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                doubled[vi, vj] = a[vi, vj] * T.float32(2)
+        for j in range(64):
+            with T.sblock("b"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                b[vi, vj] = doubled[vi, vj] + T.float32(1)
+
+
+def test_kernels_are_compacted_before_they_are_inlined():
+    # The CPU lowering leaves CompactBufferAllocation out for the PrimFuncs
+    # relax_to_tir builds, so a stage computed at a loop of a kernel they
+    # inline is compacted when inlined: one row here, not the tensor.
+    from tvm import s_tir
+
+    from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE, compacted
+
+    def allocated(func):
+        shapes = []
+        tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block: shapes.extend([int(d) for d in b.shape] for b in block.alloc_buffers))])
+        return shapes
+
+    assert allocated(_row_stage) == [[16, 64]]
+    assert allocated(compacted(_row_stage)) == [[1, 64]]
+    statements = _row_stage.with_attr(STATEMENTS_ATTRIBUTE, True)
+    assert compacted(statements).same_as(statements)
+    # What the lowering then compiles computes the same.
+    lib = tvm.tirx.build(tvm.IRModule({"main": compacted(_row_stage)}), target="llvm")
+    a = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    b = tvm.runtime.tensor(np.zeros((16, 64), np.float32))
+    lib["main"](tvm.runtime.tensor(a), b)
+    np.testing.assert_array_equal(b.numpy(), a * 2 + 1)
+
+
+def test_the_lowering_compacts_every_primfunc_but_those_built_from_statements():
+    from tvm import s_tir
+
+    from stablehlo_tvm.cpu.fastmath import _CompactedUnlessStatements
+    from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE
+
+    mod = tvm.IRModule(
+        {
+            "plain": _row_stage.with_attr("global_symbol", "plain"),
+            "statements": _row_stage.with_attrs({"global_symbol": "statements", STATEMENTS_ATTRIBUTE: True}),
+        }
+    )
+    planned = tvm.transform.Sequential(
+        [s_tir.transform.LowerInitBlock(), s_tir.transform.PlanAndUpdateBufferAllocationLocation(), s_tir.transform.ConvertBlocksToOpaque()]
+    )(mod)
+    shapes = {}
+    for gvar, func in _CompactedUnlessStatements()(planned).functions_items():
+        found = shapes[gvar.name_hint] = []
+        tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block, found=found: found.extend([int(d) for d in b.shape] for b in block.alloc_buffers))])
+    assert shapes == {"plain": [[1, 64]], "statements": [[16, 64]]}

@@ -529,7 +529,7 @@ def _cpu_lowering():
             s_tir.transform.LowerInitBlock(),
             s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
             s_tir.transform.ConvertBlocksToOpaque(),
-            s_tir.transform.CompactBufferAllocation(),
+            _CompactedUnlessStatements(),
             s_tir.transform.LowerMatchBuffer(),
             s_tir.transform.StmtSimplify(),
             s_tir.transform.LowerOpaqueBlock(),
@@ -554,6 +554,28 @@ def _cpu_lowering():
         return tvm.transform.Sequential(passes)(mod)
 
     return lowering
+
+
+def _CompactedUnlessStatements():  # noqa: N802 (a pass, named as TVM's are)
+    """CompactBufferAllocation on the module's PrimFuncs but those
+    relax_to_tir built (see STATEMENTS_ATTRIBUTE there)."""
+    from tvm import s_tir
+
+    from .relax_to_tir import STATEMENTS_ATTRIBUTE
+
+    compact = s_tir.transform.CompactBufferAllocation()
+
+    def run(mod: tvm.IRModule, _ctx) -> tvm.IRModule:
+        functions = list(mod.functions_items())
+        others = {g: f for g, f in functions if not (isinstance(f, tirx.PrimFunc) and f.attrs is not None and STATEMENTS_ATTRIBUTE in f.attrs)}
+        if len(others) == len(functions):
+            return compact(mod)
+        if others:
+            done = dict(compact(tvm.IRModule(others, attrs=mod.attrs)).functions_items())
+            functions = [(g, done.get(g, f)) for g, f in functions]
+        return tvm.IRModule(dict(functions), attrs=mod.attrs)
+
+    return tvm.transform.module_pass(run, opt_level=0, name="stablehlo_tvm.CompactedUnlessStatements")
 
 
 _REGISTERED = False
