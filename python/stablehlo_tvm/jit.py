@@ -169,7 +169,8 @@ class Jitted:
                 updates.append((position, _key_data(leaf) if position in keys else leaf))
         compiled = entry.compiled
         outputs, tensors = compiled.call_replacing(compiled.entry, repeat.tensors, updates)
-        self._repeat = repeat._replace(leaves=leaves, tensors=tensors)
+        # (Spelled out: NamedTuple._replace is a microsecond of a small call.)
+        self._repeat = _Repeat(repeat.tree, repeat.statics, leaves, entry, tensors, repeat.descriptions, repeat.argument_of, repeat.volatile)
         return _finish(entry, outputs)
 
     def _signature(self, statics: tuple, leaves: list, tree):
