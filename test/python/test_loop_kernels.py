@@ -523,21 +523,22 @@ def _row_stage(a: T.Buffer((16, 64), "float32"), b: T.Buffer((16, 64), "float32"
                 b[vi, vj] = doubled[vi, vj] + T.float32(1)
 
 
+def _allocated_shapes(func) -> list:
+    from tvm import s_tir
+
+    shapes: list = []
+    tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block: shapes.extend([int(d) for d in b.shape] for b in block.alloc_buffers))])
+    return shapes
+
+
 def test_kernels_are_compacted_before_they_are_inlined():
     # The CPU lowering leaves CompactBufferAllocation out for the PrimFuncs
     # relax_to_tir builds, so a stage computed at a loop of a kernel they
     # inline is compacted when inlined: one row here, not the tensor.
-    from tvm import s_tir
-
     from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE, compacted
 
-    def allocated(func):
-        shapes = []
-        tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block: shapes.extend([int(d) for d in b.shape] for b in block.alloc_buffers))])
-        return shapes
-
-    assert allocated(_row_stage) == [[16, 64]]
-    assert allocated(compacted(_row_stage)) == [[1, 64]]
+    assert _allocated_shapes(_row_stage) == [[16, 64]]
+    assert _allocated_shapes(compacted(_row_stage)) == [[1, 64]]
     statements = _row_stage.with_attr(STATEMENTS_ATTRIBUTE, True)
     assert compacted(statements).same_as(statements)
     # What the lowering then compiles computes the same.
@@ -549,9 +550,7 @@ def test_kernels_are_compacted_before_they_are_inlined():
 
 
 def test_the_lowering_compacts_every_primfunc_but_those_built_from_statements():
-    from tvm import s_tir
-
-    from stablehlo_tvm.cpu.fastmath import _CompactedUnlessStatements
+    from stablehlo_tvm.cpu.fastmath import _CompactedUnlessStatements, block_planning
     from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE
 
     mod = tvm.IRModule(
@@ -560,11 +559,6 @@ def test_the_lowering_compacts_every_primfunc_but_those_built_from_statements():
             "statements": _row_stage.with_attrs({"global_symbol": "statements", STATEMENTS_ATTRIBUTE: True}),
         }
     )
-    planned = tvm.transform.Sequential(
-        [s_tir.transform.LowerInitBlock(), s_tir.transform.PlanAndUpdateBufferAllocationLocation(), s_tir.transform.ConvertBlocksToOpaque()]
-    )(mod)
-    shapes = {}
-    for gvar, func in _CompactedUnlessStatements()(planned).functions_items():
-        found = shapes[gvar.name_hint] = []
-        tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block, found=found: found.extend([int(d) for d in b.shape] for b in block.alloc_buffers))])
+    planned = tvm.transform.Sequential(block_planning())(mod)
+    shapes = {gvar.name_hint: _allocated_shapes(func) for gvar, func in _CompactedUnlessStatements()(planned).functions_items()}
     assert shapes == {"plain": [[1, 64]], "statements": [[16, 64]]}

@@ -526,9 +526,7 @@ def _cpu_lowering():
             ParametersAlignedToElements,  # numpy's arrays passed in place
             BoolsAsInt8,  # before StorageRewrite shares bool and int8 memory
             s_tir.transform.CanonicalizeLoop(),
-            s_tir.transform.LowerInitBlock(),
-            s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
-            s_tir.transform.ConvertBlocksToOpaque(),
+            *block_planning(),
             _CompactedUnlessStatements(),
             s_tir.transform.LowerMatchBuffer(),
             s_tir.transform.StmtSimplify(),
@@ -554,6 +552,18 @@ def _cpu_lowering():
         return tvm.transform.Sequential(passes)(mod)
 
     return lowering
+
+
+def block_planning() -> list:
+    """The CPU lowering's passes that make blocks ready for
+    CompactBufferAllocation (relax_to_tir.compacted runs them too)."""
+    from tvm import s_tir
+
+    return [
+        s_tir.transform.LowerInitBlock(),
+        s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
+        s_tir.transform.ConvertBlocksToOpaque(),
+    ]
 
 
 def _CompactedUnlessStatements():  # noqa: N802 (a pass, named as TVM's are)

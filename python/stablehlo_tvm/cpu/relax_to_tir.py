@@ -294,14 +294,9 @@ def compacted(func: tirx.PrimFunc) -> tirx.PrimFunc:
     tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block: allocates.append(True) if block.alloc_buffers else None)])
     if not allocates:
         return func
-    passes = tvm.transform.Sequential(
-        [
-            s_tir.transform.LowerInitBlock(),
-            s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
-            s_tir.transform.ConvertBlocksToOpaque(),
-            s_tir.transform.CompactBufferAllocation(),
-        ]
-    )
+    from .fastmath import block_planning
+
+    passes = tvm.transform.Sequential([*block_planning(), s_tir.transform.CompactBufferAllocation()])
     return passes(tvm.IRModule({"main": func}))["main"]
 
 
