@@ -550,8 +550,8 @@ def test_kernels_are_compacted_before_they_are_inlined():
 
 
 def test_the_lowering_compacts_every_primfunc_but_those_built_from_statements():
-    from stablehlo_tvm.cpu.fastmath import _CompactedUnlessStatements, block_planning
-    from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE
+    from stablehlo_tvm.cpu.fastmath import _CompactedUnlessStatements
+    from stablehlo_tvm.cpu.relax_to_tir import STATEMENTS_ATTRIBUTE, block_planning
 
     mod = tvm.IRModule(
         {

@@ -518,6 +518,7 @@ def _cpu_lowering():
 
     from .bool_storage import BoolsAsInt8
     from .parameter_alignment import ParametersAlignedToElements
+    from .relax_to_tir import block_planning
 
     @tvm.transform.module_pass(opt_level=0, name="stablehlo_tvm.CPULowering")
     def lowering(mod: tvm.IRModule, ctx) -> tvm.IRModule:
@@ -552,18 +553,6 @@ def _cpu_lowering():
         return tvm.transform.Sequential(passes)(mod)
 
     return lowering
-
-
-def block_planning() -> list:
-    """The CPU lowering's passes that make blocks ready for
-    CompactBufferAllocation (relax_to_tir.compacted runs them too)."""
-    from tvm import s_tir
-
-    return [
-        s_tir.transform.LowerInitBlock(),
-        s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
-        s_tir.transform.ConvertBlocksToOpaque(),
-    ]
 
 
 def _CompactedUnlessStatements():  # noqa: N802 (a pass, named as TVM's are)

@@ -282,6 +282,17 @@ def inline(func: tirx.PrimFunc, buffers: list):
     return tvm_ffi.structural_map(func.body, [(tirx.Buffer, lambda buffer: table.get(buffer, buffer))])
 
 
+def block_planning() -> list:
+    """The CPU lowering's passes that make blocks ready for
+    CompactBufferAllocation (cpu/fastmath.py runs them on every PrimFunc,
+    `compacted` on a kernel before it is inlined)."""
+    return [
+        s_tir.transform.LowerInitBlock(),
+        s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
+        s_tir.transform.ConvertBlocksToOpaque(),
+    ]
+
+
 def compacted(func: tirx.PrimFunc) -> tirx.PrimFunc:
     """`func` with the buffers its blocks allocate shrunk to what they use,
     by the passes the CPU lowering runs up to CompactBufferAllocation (a
@@ -294,8 +305,6 @@ def compacted(func: tirx.PrimFunc) -> tirx.PrimFunc:
     tvm_ffi.structural_walk(func.body, [(s_tir.SBlock, lambda block: allocates.append(True) if block.alloc_buffers else None)])
     if not allocates:
         return func
-    from .fastmath import block_planning
-
     passes = tvm.transform.Sequential([*block_planning(), s_tir.transform.CompactBufferAllocation()])
     return passes(tvm.IRModule({"main": func}))["main"]
 
