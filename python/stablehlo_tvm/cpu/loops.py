@@ -40,7 +40,7 @@ from tvm import relax, tirx
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
 from .bindings import bound_values, rewrite_functions, var_bindings
-from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, seq, tensor_type
+from .relax_to_tir import _CALL_DPS_PACKED, _CALL_TIR, LOOP_ATTRIBUTE, NotAKernel, StatementBuilder, call_kernel, seq, tensor_type
 from .sequences import _small
 from .sequences import _uses as _readers
 from .tir_walk import executed_stores
@@ -204,12 +204,8 @@ class _CallsOfLoops(PyExprMutator):
         call = super().visit_call_(call)
         if isinstance(call.op, tvm.ir.GlobalVar) and call.op in self.calls:
             kernel, constants, types, scratch, in_place = self.calls[call.op]
-            args = list(call.args) + constants
-            if in_place:
-                indices = [k if k in in_place else -1 for k in range(len(types))] + [-1] * len(scratch)
-                kernel_call = relax.call_tir_inplace(kernel, relax.Tuple(args), indices, out_ty=types + scratch)
-            else:
-                kernel_call = relax.call_tir(kernel, args, out_ty=types + scratch)
+            indices = [k if k in in_place else -1 for k in range(len(types))] + [-1] * len(scratch)
+            kernel_call = call_kernel(kernel, list(call.args) + constants, types + scratch, indices)
             if not scratch:
                 return kernel_call
             # The carried values, without the scratch buffers.

@@ -282,6 +282,17 @@ def inline(func: tirx.PrimFunc, buffers: list):
     return tvm_ffi.structural_map(func.body, [(tirx.Buffer, lambda buffer: table.get(buffer, buffer))])
 
 
+def call_kernel(kernel, args: list, out_ty, in_place: list):
+    """A call of the PrimFunc `kernel` on `args` returning `out_ty` (a list
+    of types: a tuple): call_tir_inplace where an output is written in
+    place of an input (`in_place`: per output, that input's position or
+    -1), else call_tir."""
+    if any(index >= 0 for index in in_place):
+        indices = in_place if isinstance(out_ty, list) else in_place[0]
+        return relax.call_tir_inplace(kernel, relax.Tuple(args), indices, out_ty=out_ty)
+    return relax.call_tir(kernel, args, out_ty=out_ty)
+
+
 def block_planning() -> list:
     """The CPU lowering's passes that make blocks ready for
     CompactBufferAllocation (cpu/fastmath.py runs them on every PrimFunc,

@@ -28,7 +28,7 @@ from tvm.ir.expr import Call
 from tvm.relax.expr_functor import PyExprMutator, mutator
 
 from .bindings import module_bound_values, rewrite_functions
-from .relax_to_tir import _CALL_TIR, _CALL_TIR_INPLACE
+from .relax_to_tir import _CALL_TIR, _CALL_TIR_INPLACE, call_kernel
 
 
 def _kernel_call(value) -> bool:
@@ -158,12 +158,7 @@ class _Rewriter(PyExprMutator):
         new_gvar = self.builder_.add_func(_allocated_inside(func, movable), gvar.name_hint)
         types = [fields[k] for k in kept]
         args = [self.visit_expr(arg) for arg in call.args[1].fields]
-        out_ty = types if len(types) > 1 else types[0]
-        if any(in_place[k] >= 0 for k in kept):
-            indices = [in_place[k] for k in kept]
-            new_call = relax.call_tir_inplace(new_gvar, relax.Tuple(args), indices if len(indices) > 1 else indices[0], out_ty=out_ty)
-        else:
-            new_call = relax.call_tir(new_gvar, args, out_ty=out_ty)
+        new_call = call_kernel(new_gvar, args, types if len(types) > 1 else types[0], [in_place[k] for k in kept])
         # A dataflow block's output stays one.
         if self.builder_.current_block_is_dataflow() and not isinstance(var, relax.DataflowVar):
             new_var = self.builder_.emit_output(new_call, str(var.name))
