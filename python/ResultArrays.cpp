@@ -13,7 +13,9 @@
 
 #include "ResultArrays.h"
 
+// The one file that imports numpy's C API; RepeatedCall.cpp shares it.
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL stablehlo_tvm_ARRAY_API
 #include <numpy/arrayobject.h>
 
 #include <tvm/ffi/c_api.h>
@@ -74,22 +76,6 @@ uint32_t dtypeKey(uint8_t code, uint16_t bits) {
   return static_cast<uint32_t>(code) << 16 | bits;
 }
 
-/// The descriptor of a tensor dtype, as a new reference; null for one
-/// numpy has no dtype for.
-PyArray_Descr *descriptorOf(DLDataType type) {
-  int typeNum = typeNumber(type);
-  if (typeNum >= 0)
-    return PyArray_DescrFromType(typeNum);
-  if (type.lanes != 1)
-    return nullptr;
-  for (auto &[key, descr] : registeredDescriptors())
-    if (key == dtypeKey(type.code, type.bits)) {
-      Py_INCREF(descr);
-      return descr;
-    }
-  return nullptr;
-}
-
 /// Whether `tensor` is laid out as numpy's C order lays out its shape.
 bool isCompact(const DLTensor &tensor) {
   if (!tensor.strides)
@@ -106,16 +92,6 @@ bool isCompact(const DLTensor &tensor) {
 void releaseTensor(PyObject *capsule) {
   if (void *tensor = PyCapsule_GetPointer(capsule, kCapsuleName))
     TVMFFIObjectDecRef(tensor);
-}
-
-bool numpyImported() {
-  static const bool imported = [] {
-    if (PyArray_ImportNumPyAPI() >= 0)
-      return true;
-    PyErr_Clear(); // reported by resultArrays, at every call
-    return false;
-  }();
-  return imported;
 }
 
 /// The array over `object`'s tensor (a copy of it with `copy`).
@@ -163,11 +139,44 @@ PyObject *arrayOf(TVMFFIObject *object, PyArray_Descr *descr,
 
 } // namespace
 
+bool numpyImported() {
+  static const bool imported = [] {
+    if (PyArray_ImportNumPyAPI() >= 0)
+      return true;
+    PyErr_Clear(); // reported by the callers, at every call
+    return false;
+  }();
+  return imported;
+}
+
+PyObject *descriptorOf(DLDataType type) {
+  int typeNum = typeNumber(type);
+  if (typeNum >= 0)
+    return reinterpret_cast<PyObject *>(PyArray_DescrFromType(typeNum));
+  if (type.lanes != 1)
+    return nullptr;
+  for (auto &[key, descr] : registeredDescriptors())
+    if (key == dtypeKey(type.code, type.bits)) {
+      Py_INCREF(descr);
+      return reinterpret_cast<PyObject *>(descr);
+    }
+  return nullptr;
+}
+
 nb::object resultArrays(std::uintptr_t handle, int64_t drop,
                         nb::handle arrayType, const nb::tuple &borrowed) {
   if (!numpyImported())
     throw std::runtime_error("numpy's C API could not be imported");
-  auto *result = reinterpret_cast<TVMFFIObject *>(handle);
+  std::vector<std::uintptr_t> borrowedData;
+  for (nb::handle address : borrowed)
+    borrowedData.push_back(nb::cast<std::uintptr_t>(address));
+  return resultArraysOf(reinterpret_cast<TVMFFIObject *>(handle), drop,
+                        arrayType, borrowedData);
+}
+
+nb::object resultArraysOf(TVMFFIObject *result, int64_t drop,
+                          nb::handle arrayType,
+                          const std::vector<std::uintptr_t> &borrowedData) {
   std::vector<TVMFFIObject *> tensors;
   if (result->type_index == kTVMFFITensor) {
     tensors.push_back(result);
@@ -190,14 +199,11 @@ nb::object resultArrays(std::uintptr_t handle, int64_t drop,
     DLTensor *tensor = TVMFFITensorGetDLTensorPtr(object);
     if (tensor->device.device_type != kDLCPU || !isCompact(*tensor))
       return nb::none();
-    PyArray_Descr *descr = descriptorOf(tensor->dtype);
+    PyObject *descr = descriptorOf(tensor->dtype);
     if (!descr)
       return nb::none();
-    descriptors.push_back(nb::steal(reinterpret_cast<PyObject *>(descr)));
+    descriptors.push_back(nb::steal(descr));
   }
-  std::vector<std::uintptr_t> borrowedData;
-  for (nb::handle address : borrowed)
-    borrowedData.push_back(nb::cast<std::uintptr_t>(address));
   auto *type = reinterpret_cast<PyTypeObject *>(arrayType.ptr());
   nb::list arrays;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -233,11 +239,17 @@ void registerResultDtype(int code, int bits, nb::handle dtype) {
   descriptors.emplace_back(key, reinterpret_cast<PyArray_Descr *>(dtype.ptr()));
 }
 
+TVMFFIObject *heldTensor(PyObject *base) {
+  if (!base || !PyCapsule_IsValid(base, kCapsuleName))
+    return nullptr;
+  return static_cast<TVMFFIObject *>(PyCapsule_GetPointer(base, kCapsuleName));
+}
+
 nb::object heldTensorAddress(nb::handle base) {
-  if (!PyCapsule_IsValid(base.ptr(), kCapsuleName))
+  TVMFFIObject *tensor = heldTensor(base.ptr());
+  if (!tensor)
     return nb::none();
-  return nb::int_(reinterpret_cast<std::uintptr_t>(
-      PyCapsule_GetPointer(base.ptr(), kCapsuleName)));
+  return nb::int_(reinterpret_cast<std::uintptr_t>(tensor));
 }
 
 void registerHeldTensor() {

@@ -4,8 +4,10 @@
 #define STABLEHLO_TVM_PYTHON_RESULTARRAYS_H
 
 #include <nanobind/nanobind.h>
+#include <tvm/ffi/c_api.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace mlir::stablehlo_tvm::python {
 
@@ -19,6 +21,23 @@ namespace mlir::stablehlo_tvm::python {
 nanobind::object resultArrays(std::uintptr_t handle, int64_t drop,
                               nanobind::handle arrayType,
                               const nanobind::tuple &borrowed);
+
+/// resultArrays on the result object itself, with the borrowed tensors'
+/// data addresses.
+nanobind::object resultArraysOf(TVMFFIObject *result, int64_t drop,
+                                nanobind::handle arrayType,
+                                const std::vector<std::uintptr_t> &borrowed);
+
+/// Whether numpy's C API is imported (it is on the first call that can).
+/// Every file of the module shares the one import (PY_ARRAY_UNIQUE_SYMBOL).
+bool numpyImported();
+
+/// numpy's descriptor (a PyArray_Descr) of a tensor dtype, as a new
+/// reference; null for one numpy has no dtype for.
+PyObject *descriptorOf(DLDataType type);
+
+/// The tensor a result array's base holds, or null for any other base.
+TVMFFIObject *heldTensor(PyObject *base);
 
 /// Results of DLPack dtype (`code`, `bits`) become arrays of numpy dtype
 /// `dtype` (ml_dtypes' bfloat16 and f8 types, which numpy's C API does not

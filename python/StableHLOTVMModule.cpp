@@ -14,6 +14,7 @@
 #include "ShapeAssertion.h"
 #include "NativeLapack.h"
 #include "RelaxBodyEmitter.h"
+#include "RepeatedCall.h"
 #include "ResultArrays.h"
 
 #include "stablehlo-tvm/InitAll.h"
@@ -792,6 +793,8 @@ NB_MODULE(_core, m) {
   m.def("held_tensor_address", &stablehlo_tvm::python::heldTensorAddress,
         nb::arg("base"),
         "The address of the tensor a result array's base holds, or None.");
+
+  stablehlo_tvm::python::bindRepeatedCall(m);
 
   m.def("register_native_lapack",
         &stablehlo_tvm::python::registerNativeLapack, nb::arg("addresses"),

@@ -52,6 +52,12 @@ class _Repeat(NamedTuple):
     # The leaves that are not jax arrays (or typed keys): converted at
     # every call.
     volatile: frozenset
+    # The same calls made natively (RepeatedCall.h); None where the build's
+    # loops need the Python path.
+    native: Any = None
+    # What completes the native call's results (complex values joined,
+    # narrow types narrowed); None where they are complete.
+    completed: Any = None
 
 
 class Lowered:
@@ -127,6 +133,16 @@ class Jitted:
             and repeat.tree == tree
             and repeat.statics == statics
         ):
+            native = repeat.native
+            if native is not None:
+                outputs = native.call(leaves)
+                # An int: the leaf it cannot convert itself (-1: none here).
+                while type(outputs) is int and outputs >= 0 and _pass_leaf(native, repeat, leaves, outputs):
+                    outputs = native.call(leaves)
+                if type(outputs) is not int:
+                    if repeat.completed is not None:
+                        outputs = repeat.completed(outputs)
+                    return _finish(repeat.entry, outputs)
             if not repeat.volatile and all(map(operator.is_, leaves, repeat.leaves)):
                 # The same arrays as the last call (a model's weights and
                 # its batch): neither the cache key nor the tensors change.
@@ -154,11 +170,12 @@ class Jitted:
             return _run(entry, leaves)  # call_flat names the mismatch
         volatile = frozenset(i for i, leaf in enumerate(leaves) if type(leaf).__name__ not in _JAX_ARRAY_TYPES)
         repeat = _Repeat(tree, statics, leaves, entry, template, key[2], argument_of, volatile)
-        return self._call_replacing(repeat, leaves, range(len(leaves)))
+        return self._call_replacing(repeat, leaves, range(len(leaves)), first=True)
 
-    def _call_replacing(self, repeat: _Repeat, leaves: list, changed) -> Any:
+    def _call_replacing(self, repeat: _Repeat, leaves: list, changed, first: bool = False) -> Any:
         """Calls with `repeat`'s tensors, the leaves at `changed` converted
-        in place of theirs, and keeps the result as the next repeat."""
+        in place of theirs, and keeps the result as the next repeat (with
+        its native path made on the `first` call of a tree)."""
         entry = repeat.entry
         keys = entry.key_arguments
         updates = []
@@ -169,8 +186,11 @@ class Jitted:
                 updates.append((position, _key_data(leaf) if position in keys else leaf))
         compiled = entry.compiled
         outputs, tensors = compiled.call_replacing(compiled.entry, repeat.tensors, updates)
+        native, completed = _repeated_call(entry, leaves, tensors, repeat.argument_of) if first else (repeat.native, repeat.completed)
         # (Spelled out: NamedTuple._replace is a microsecond of a small call.)
-        self._repeat = _Repeat(repeat.tree, repeat.statics, leaves, entry, tensors, repeat.descriptions, repeat.argument_of, repeat.volatile)
+        self._repeat = _Repeat(
+            repeat.tree, repeat.statics, leaves, entry, tensors, repeat.descriptions, repeat.argument_of, repeat.volatile, native, completed
+        )
         return _finish(entry, outputs)
 
     def _signature(self, statics: tuple, leaves: list, tree):
@@ -283,6 +303,69 @@ class Jitted:
         if kept is not None and len(kept) == n_leaves:
             kept = None
         return lowered, kept, lowered.out_tree
+
+
+def _repeated_call(entry: _Entry, leaves: list, tensors: list, argument_of: tuple):
+    """The native path of later calls with this call's tree, made from the
+    call just made with `leaves` and `tensors`, and what completes its
+    results (or None); (None, None) where the build needs the Python path
+    (loops on a thread of their own, results numpy cannot view, a call
+    nested in another)."""
+    from ._core import RepeatedCall
+    from .runtime import Result
+
+    compiled = entry.compiled
+    if compiled._recursive or getattr(compiled._per_thread, "depth", 0):
+        return None, None
+    function, signature = compiled._function(compiled.entry)
+    if not signature.viewable:
+        return None, None
+    completed = signature.completed if signature.complex_results or signature.narrow else None
+    kinds = [type(leaf).__name__ for leaf in leaves]
+    # jax arrays and typed keys are immutable, TVM tensors passed as they
+    # are (and the caller's to change): each is reused while the same.
+    reusable = [kind in _JAX_ARRAY_TYPES or kind == "Tensor" for kind in kinds]
+    borrowed = [kind == "Tensor" for kind in kinds]
+    try:
+        native = RepeatedCall(
+            function, tensors, leaves, list(argument_of), reusable, borrowed, compiled._per_thread, signature.effects, Result, _raise_call_error
+        )
+    except (TypeError, ValueError, AttributeError):
+        return None, None  # an argument that is not a tensor: TVM checks it
+    return native, completed
+
+
+def _pass_leaf(native, repeat: _Repeat, leaves: list, i: int) -> bool:
+    """Converts the leaf at `i` that `native` does not convert itself (a new
+    jax array, a typed key, a TVM tensor) and hands it the tensor; False
+    where the leaf is not of the build's signature (the call then takes
+    the cache's path)."""
+    leaf = leaves[i]
+    if _describe(leaf) != repeat.descriptions[i]:
+        return False
+    kind = type(leaf).__name__
+    reusable = kind in _JAX_ARRAY_TYPES or kind == "Tensor"
+    position = repeat.argument_of[i]
+    if position < 0:
+        native.set(i, leaf, None, reusable, False)
+        return True
+    entry = repeat.entry
+    compiled = entry.compiled
+    _, signature = compiled._function(compiled.entry)
+    borrowed: list = []
+    value = _key_data(leaf) if position in entry.key_arguments else leaf
+    # reuse=False: not the Python path's staging tensor, which it rewrites.
+    tensor = signature._tensor(compiled.entry, position, position, value, signature.params[position], True, borrowed, reuse=False)
+    native.set(i, leaf, tensor, reusable, bool(borrowed))
+    return True
+
+
+def _raise_call_error(kind: str, message: str, backtrace: str):
+    """Raises a failed native call's error as TVM's Python binding raises
+    it from a call it makes."""
+    import tvm_ffi
+
+    raise tvm_ffi.core.Error(kind, message, backtrace).py_error()
 
 
 def _argument_positions(entry: _Entry, n_leaves: int) -> tuple:

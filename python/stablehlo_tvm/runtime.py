@@ -216,7 +216,7 @@ class _Signature:
     """How values cross into and out of one Relax function: its parameters'
     (shape, dtype)s, with complex values split in two by the import."""
 
-    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "dim_checks")
+    __slots__ = ("relax_name", "vm_name", "complex_args", "complex_results", "params", "device", "resident", "_on_cpu", "bound", "_staging", "effects", "narrow", "dim_checks", "viewable")
 
     def __init__(self, relax_name, complex_args, complex_results, params, device, bound=()):
         self.relax_name = relax_name
@@ -247,6 +247,9 @@ class _Signature:
         # (dims, args, message): argument dimensions a symbolic build takes
         # as one size, checked before the call with JAX's message.
         self.dim_checks: list = []
+        # Whether the results are tensors result_arrays views (known after
+        # a call; the results' dtypes and devices do not change).
+        self.viewable = False
 
     @classmethod
     def of(cls, irmodule, name: str, device) -> "_Signature":
@@ -406,8 +409,14 @@ class _Signature:
             # is not a tensor numpy can view.
             aliased = tuple(t.data_ptr() for t in borrowed) if borrowed else ()
             outputs = result_arrays(result.__chandle__(), self.effects, Result, aliased)
+            self.viewable = outputs is not None
         if outputs is None:
             outputs = self._outputs_in_python(result, borrowed)
+        return self.completed(outputs) if self.complex_results or self.narrow else outputs
+
+    def completed(self, outputs: list) -> list:
+        """The result arrays as the program returns them: complex values
+        joined from their parts, narrow types narrowed."""
         if self.complex_results:
             outputs = [_join_complex(*g) if len(g) == 2 else g[0] for g in complex_pairs(outputs, self.complex_results)]
         for i, dtype in self.narrow:

@@ -138,25 +138,91 @@ def test_weights_passed_again_are_not_converted_again():
     assert_same(fast(params, x), first)
 
 
-def test_a_call_with_the_same_jax_arrays_reuses_its_tensors():
-    # All-jax-array calls keep their argument tensors; the next call with
-    # the very same arrays reuses them, anything else is converted anew.
+def test_a_call_with_the_same_jax_arrays_reuses_its_tensors(monkeypatch):
+    # Calls repeating a tree keep their argument tensors; the next call with
+    # the very same jax arrays converts none of them, a new jax array is
+    # converted (in Python, once), numpy arguments are copied at every call
+    # (natively: RepeatedCall.h).
+    from stablehlo_tvm.runtime import _Signature
+
     params = make_params(jax.random.key(2))
     x = jnp.ones((2, 8))
     fast = stablehlo_tvm.jit(mlp)
     first = fast(params, x)
     repeat = fast._repeat
     assert repeat is not None and all(isinstance(t, tvm.runtime.Tensor) for t in repeat.tensors)
+    assert repeat.native is not None
+    converted = []
+    original = _Signature._tensor
+
+    def counting(self, *args, **kwargs):
+        converted.append(args[2])  # the argument position
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(_Signature, "_tensor", counting)
     assert_same(fast(params, x), first)
-    assert fast._repeat is repeat  # the same arrays: nothing remade
+    assert converted == []  # the same arrays: nothing converted
     y = x + 1  # a new array of the same shape: a new result
     assert_same(fast(params, y), jax.jit(mlp)(params, y), rtol=1e-5)
-    assert fast._repeat is not repeat
-    # A numpy argument (mutable) is converted at every call.
+    assert converted == [5]
+    assert_same(fast(params, y), jax.jit(mlp)(params, y), rtol=1e-5)
+    assert converted == [5]
+    assert fast._repeat.native is repeat.native
+    # A numpy argument where a jax array was is another description: its
+    # first call converts every leaf (a new repeat); from then on the numpy
+    # argument (mutable) is read anew at every call, natively.
     z = np.ones((2, 8), np.float32)
     assert_same(fast(params, z), first)
+    assert len(converted) == 7
     z[:] = 2.0
     assert_same(fast(params, z), jax.jit(mlp)(params, z), rtol=1e-5)
+    assert len(converted) == 7
+
+
+def test_repeated_calls_take_numpy_arrays_and_scalars_natively():
+    # The native path of repeated calls: small numpy arrays copied (cast to
+    # the parameter's dtype as jax.jit casts), large ones read in place,
+    # Python scalars written into their parameter, results of the call
+    # before passed back as their own tensors; a result that is an argument
+    # is a copy, unchanged when the argument changes later.
+    def f(w, x, scale, n):
+        return w * scale + jnp.sum(x) * n, x
+
+    fast, ref = stablehlo_tvm.jit(f), jax.jit(f)
+    w = np.linspace(0, 1, 16, dtype=np.float32)
+    big = np.ones((64, 128), np.float32)  # 32 KiB: in place
+    for step in range(4):
+        x = big * step if step % 2 else np.full((64, 128), step, np.float64)  # cast to f32
+        out_tvm = fast(w, x, 0.5 + step, step)
+        out_jax = ref(w, x, 0.5 + step, step)
+        assert fast._repeat.native is not None
+        assert_same(out_tvm[0], out_jax[0], rtol=1e-6)
+        assert_same(out_tvm[1], out_jax[1])
+        w = out_tvm[0]  # a result passed back in
+    kept = np.array(out_tvm[1])
+    x[:] = -1.0
+    assert_same(out_tvm[1], kept)  # not an alias of the caller's array
+
+
+def test_a_failed_repeated_call_raises_and_the_next_one_runs():
+    # An error of the VM call on the native path (here a Python callback's)
+    # is the exception the Python path raises, of the same type; the call
+    # after it runs.
+    def check(x):
+        if np.any(x < 0):
+            raise ValueError("negative input")
+        return x
+
+    def guarded(x, scale):
+        return jax.pure_callback(check, jax.ShapeDtypeStruct(x.shape, x.dtype), x) * scale
+
+    fast = stablehlo_tvm.jit(guarded)
+    x = np.ones(3, np.float32)
+    assert_same(fast(x, 2.0), np.full(3, 2, np.float32))
+    assert fast._repeat.native is not None
+    with pytest.raises(ValueError, match="negative input"):
+        fast(-x, 2.0)
+    assert_same(fast(x, 3.0), np.full(3, 3, np.float32))
 
 
 def test_results_passed_back_are_their_own_tensors():
