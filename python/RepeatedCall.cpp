@@ -171,8 +171,10 @@ public:
       leaf.reusable = nb::cast<bool>(reusable[i]);
       leaf.borrowed = nb::cast<bool>(borrowed[i]);
       PyTypeObject *type = Py_TYPE(object.ptr());
+      // Python's scalars and numpy's (np.float32(0.1), a numpy
+      // reduction's result): immutable values of one type each.
       if (type == &PyFloat_Type || type == &PyLong_Type ||
-          type == &PyBool_Type) {
+          type == &PyBool_Type || PyArray_IsScalar(object.ptr(), Generic)) {
         leaf.kind = Kind::Scalar;
         leaf.type = type;
       } else if (type == &PyArray_Type ||
@@ -226,20 +228,23 @@ public:
     for (size_t i = 0; i < leaves_.size(); ++i) {
       Leaf &leaf = leaves_[i];
       PyObject *object = PyList_GET_ITEM(leaves.ptr(), i);
-      if (object != leaf.previous.ptr() || !leaf.reusable) {
+      bool same = object == leaf.previous.ptr();
+      if (!same || !(leaf.reusable || leaf.given)) {
         if (!convert(leaf, object))
           return nb::int_(static_cast<int64_t>(i));
       }
       if (leaf.borrowed && leaf.position >= 0)
         borrowed.push_back(dataOf(argument(leaf.position)));
     }
+    for (Leaf &leaf : leaves_)
+      leaf.given = false;
     return invoke(borrowed);
   }
 
   /// `leaf` (at `index`) is passed as `tensor` (None for a leaf the
-  /// function does not take) from now on; `reusable`: again as long as it
-  /// is the same object; `borrowed`: the tensor is memory the caller may
-  /// change (a result there is copied out).
+  /// function does not take) in the next call; `reusable`: in later ones
+  /// too as long as it is the same object; `borrowed`: the tensor is
+  /// memory the caller may change (a result there is copied out).
   void set(size_t index, nb::handle leaf, nb::handle tensor, bool reusable,
            bool borrowed) {
     if (index >= leaves_.size())
@@ -257,6 +262,7 @@ public:
     entry.previous = nb::borrow(leaf);
     entry.reusable = reusable;
     entry.borrowed = borrowed;
+    entry.given = true;
   }
 
 private:
@@ -265,12 +271,15 @@ private:
   struct Leaf {
     int64_t position = -1; // the function's argument; -1: dropped by JAX
     Kind kind = Kind::Other;
-    PyTypeObject *type = nullptr; // Scalar: the Python type
+    PyTypeObject *type = nullptr; // Scalar: its type
     nb::object dtype;             // Array: the leaf's dtype and shape
     std::vector<npy_intp> shape;
     nb::object previous;
     bool reusable = false;
     bool borrowed = false;
+    // Set by `set` for the call being made: taken as it is even where not
+    // reusable (a leaf this object cannot convert itself).
+    bool given = false;
   };
 
   /// A parameter's numpy dtype, and its tensor of this object's own that

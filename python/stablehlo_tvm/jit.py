@@ -136,7 +136,8 @@ class Jitted:
             native = repeat.native
             if native is not None:
                 outputs = native.call(leaves)
-                # An int: the leaf it cannot convert itself (-1: none here).
+                # An int: the leaf it cannot convert itself (-1: none here),
+                # each taken as set from then on.
                 while type(outputs) is int and outputs >= 0 and _pass_leaf(native, repeat, leaves, outputs):
                     outputs = native.call(leaves)
                 if type(outputs) is not int:

@@ -185,16 +185,17 @@ def test_repeated_calls_take_numpy_arrays_and_scalars_natively():
     # Python scalars written into their parameter, results of the call
     # before passed back as their own tensors; a result that is an argument
     # is a copy, unchanged when the argument changes later.
-    def f(w, x, scale, n):
-        return w * scale + jnp.sum(x) * n, x
+    def f(w, x, scale, n, shift):
+        return w * scale + jnp.sum(x) * n + shift, x
 
     fast, ref = stablehlo_tvm.jit(f), jax.jit(f)
     w = np.linspace(0, 1, 16, dtype=np.float32)
     big = np.ones((64, 128), np.float32)  # 32 KiB: in place
     for step in range(4):
         x = big * step if step % 2 else np.full((64, 128), step, np.float64)  # cast to f32
-        out_tvm = fast(w, x, 0.5 + step, step)
-        out_jax = ref(w, x, 0.5 + step, step)
+        shift = np.float32(step) / 4  # a numpy scalar
+        out_tvm = fast(w, x, 0.5 + step, step, shift)
+        out_jax = ref(w, x, 0.5 + step, step, shift)
         assert fast._repeat.native is not None
         assert_same(out_tvm[0], out_jax[0], rtol=1e-6)
         assert_same(out_tvm[1], out_jax[1])
@@ -202,6 +203,27 @@ def test_repeated_calls_take_numpy_arrays_and_scalars_natively():
     kept = np.array(out_tvm[1])
     x[:] = -1.0
     assert_same(out_tvm[1], kept)  # not an alias of the caller's array
+
+
+def test_a_leaf_set_from_python_is_taken_for_the_next_call():
+    # A leaf the native path cannot convert itself is handed back to
+    # Python (its index), which sets its tensor: the next call takes it as
+    # set even where it is not to be reused, and only that call.
+    def f(x, y):
+        return x * 2 + y
+
+    fast = stablehlo_tvm.jit(f)
+    x, y = jnp.arange(4, dtype=jnp.float32), np.float32(1.5)  # a numpy scalar: converted natively
+    assert_same(fast(x, y), np.arange(4.0, dtype=np.float32) * 2 + 1.5)
+    native = fast._repeat.native
+    leaves = [jnp.arange(4, dtype=jnp.float32) + 1, y]
+    assert native.call(leaves) == 0  # a new jax array: Python's to convert
+    entry = fast._repeat.entry
+    _, signature = entry.compiled._function(entry.compiled.entry)
+    tensor = signature._tensor("main", 0, 0, leaves[0], signature.params[0], True, [], reuse=False)
+    native.set(0, leaves[0], tensor, False, False)
+    assert_same(native.call(leaves)[0], np.arange(4.0, dtype=np.float32) * 2 + 3.5)
+    assert native.call(leaves) == 0  # not reusable: converted again
 
 
 def test_a_failed_repeated_call_raises_and_the_next_one_runs():
