@@ -306,6 +306,32 @@ def test_small_kernels_run_as_one_sequence():
         assert_matches_jax(f, x, np.float32(sign * abs(t)), rtol=1e-5, atol=1e-5)
 
 
+def test_a_sequence_writes_its_small_constants_instead_of_taking_them():
+    # Each parameter is an argument the VM passes at every call: constants
+    # of a few elements are stored into the kernel's own buffers at its
+    # start (as stores, not immediates the simplifier would fold), with
+    # their values exact: -0.0 keeps its sign, NaN stays a parameter.
+    def f(x, t):
+        a = jnp.where(x > 0.5, x * 3.0, -0.0)
+        b = jnp.sum(a) * t + jnp.array([1.0, 2.0, 3.0], jnp.float32)
+        return a, b, jnp.int32(7) * jnp.argmax(b) - 1
+
+    def g(x, t):
+        a, b, i = f(x, t)
+        return a, jnp.where(b > 1e6, jnp.nan, b), i
+
+    x, t = random_args([((8,), "float32"), ((), "float32")])
+    mod, _ = _lowered(f, x, t)
+    (called,) = _called_by_main(mod)
+    params = [p.name for p in mod[called].params]
+    assert not [p for p in params if p.startswith("const")], params
+    got = stablehlo_tvm.jit(f)(x, t)
+    assert np.all(np.signbit(got[0]) == np.signbit(jax.jit(f)(x, t)[0]))
+    assert_matches_jax(f, x, t)
+    assert_matches_jax(g, x, t)
+    assert_matches_jax(g, x, np.float32(1e7))  # the NaN branch
+
+
 def test_kernels_with_large_results_stay_calls_of_their_own():
     from stablehlo_tvm.cpu.sequences import SMALL_ELEMENTS
 

@@ -257,10 +257,11 @@ class _LoopKernel(StatementBuilder):
         copy_in = [self.copy(source, dest) for source, dest in zip(inputs, carried) if not source.same_as(dest)]
         iteration = body_stmts + self.copy_back(results, carried) + cond_again
         loop_stmt = tirx.While(tirx.BufferLoad(cond_value, []), seq(iteration))
-        params = inputs + [buffer for _, buffer in self.constants] + [c for c, i in zip(carried, inputs) if not c.same_as(i)]
-        func, scratch = self.primfunc(params, copy_in + cond_stmts + [loop_stmt])
+        passed, stored = self.stored_constants()
+        params = inputs + [buffer for _, buffer in passed] + [c for c, i in zip(carried, inputs) if not c.same_as(i)]
+        func, scratch = self.primfunc(params, stored + copy_in + cond_stmts + [loop_stmt])
         self.scratch_types = [tensor_type(b) for b in scratch]
-        return func, [constant for constant, _ in self.constants]
+        return func, [constant for constant, _ in passed]
 
     def copy_back(self, results: list, carried: list) -> list:
         """Statements that leave `results` in `carried`: a carried buffer

@@ -14,6 +14,9 @@ fails its argument check at run time), which is why kernels are inlined.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import tvm
 import tvm_ffi
 from tvm import relax, s_tir, tirx
@@ -34,6 +37,12 @@ _CALL_DPS_PACKED = tvm.ir.Op.get("relax.call_dps_packed")
 
 # Calls of Relax functions inlined one in another (a case in a case ...).
 _MAX_CALL_DEPTH = 64
+
+# Constants of at most this many elements are written into the PrimFunc
+# (see `StatementBuilder.stored_constants`), of these dtypes, whose values
+# TIR's literals hold exactly.
+LITERAL_ELEMENTS = 16
+_LITERAL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float32", "float64")
 
 
 class NotAKernel(Exception):
@@ -106,6 +115,32 @@ class StatementBuilder:
         buffer = self.buffer(constant.ty, f"const{len(self.constants)}")
         self.constants.append((constant, buffer))
         return buffer
+
+    def stored_constants(self) -> tuple[list, list]:
+        """(the constants passed as parameters, the statements that write
+        the others): a small constant is stored into a buffer of the
+        PrimFunc's own at its start, not passed: every parameter is one
+        more argument the VM passes at every call (a diffrax step's
+        sequence kernels took 13-33 scalar constants each). Stored, not
+        used as immediates: TVM's simplifier folds immediates as if
+        arithmetic were exact (scalar_operands.py)."""
+        passed, stmts = [], []
+        for constant, buffer in self.constants:
+            dtype = str(buffer.dtype)
+            shape = [int(d) for d in buffer.shape]
+            if dtype not in _LITERAL_DTYPES or math.prod(shape) > LITERAL_ELEMENTS:
+                passed.append((constant, buffer))
+                continue
+            values = constant.value.numpy()
+            if values.dtype.kind == "f" and np.isnan(values).any():
+                passed.append((constant, buffer))  # a literal NaN loses its payload
+                continue
+            self.allocated.append(buffer)
+            for index in np.ndindex(*shape):
+                value = values[index].item()
+                literal = tirx.const(value, dtype)
+                stmts.append(tirx.BufferStore(buffer, literal, [tirx.IntImm("int64", i) for i in index]))
+        return passed, stmts
 
     def run(self, func: relax.Function, args: list):
         """The statements computing `func` on `args` (buffers) and its result

@@ -167,12 +167,13 @@ class _Function:
                     outputs.append(buffer)
         if not outputs:
             return None, taken
-        params = [b for _, b in group.inputs] + [b for _, b in group.constants] + outputs
-        kernel, scratch = group.primfunc(params, stmts)
+        passed, stored = group.stored_constants()
+        params = [b for _, b in group.inputs] + [b for _, b in passed] + outputs
+        kernel, scratch = group.primfunc(params, stored + stmts)
         outputs = outputs + scratch  # allocated by the caller, results no one reads
         self.count += 1
         kernel_gvar = self.builder.add_func(kernel, f"{self.name}_sequence{self.count}")
-        args = [expr for expr, _ in group.inputs] + [c for c, _ in group.constants]
+        args = [expr for expr, _ in group.inputs] + [c for c, _ in passed]
         types = [tensor_type(o) for o in outputs]
         # call_tir gives one output as a tensor, several as a tuple.
         single = len(types) == 1
