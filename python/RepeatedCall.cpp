@@ -22,10 +22,6 @@ namespace {
 
 namespace nb = nanobind;
 
-// numpy arrays at least this large are passed in place (runtime.py's
-// _IN_PLACE_BYTES): below it, a copy costs less than a tensor over them.
-constexpr npy_intp kInPlaceBytes = 1 << 14;
-
 TVMFFIObject *handleOf(nb::handle object) {
   return reinterpret_cast<TVMFFIObject *>(
       nb::cast<std::uintptr_t>(object.attr("__chandle__")()));
@@ -36,6 +32,20 @@ size_t bytesOf(const DLTensor &tensor) {
   for (int i = 0; i < tensor.ndim; ++i)
     count *= static_cast<size_t>(tensor.shape[i]);
   return count * ((tensor.dtype.bits * tensor.dtype.lanes + 7) / 8);
+}
+
+/// `managed` as a tensor (a new reference), contiguous and `alignment`
+/// aligned; null where TVM refuses it, `managed` then deleted.
+TVMFFIObject *adopted(DLManagedTensor *managed, int32_t alignment) {
+  TVMFFIObjectHandle out = nullptr;
+  if (TVMFFITensorFromDLPack(managed, alignment, 1, &out) == 0)
+    return static_cast<TVMFFIObject *>(out);
+  TVMFFIObjectHandle error = nullptr;
+  TVMFFIErrorMoveFromRaised(&error);
+  if (error)
+    TVMFFIObjectDecRef(error);
+  managed->deleter(managed);
+  return nullptr;
 }
 
 /// A tensor over memory of its own (64-byte aligned, as TVM allocates),
@@ -62,16 +72,7 @@ TVMFFIObject *newTensor(DLDataType dtype, const std::vector<int64_t> &shape) {
     std::free(managed->dl_tensor.data);
     delete self;
   };
-  TVMFFIObjectHandle out = nullptr;
-  if (TVMFFITensorFromDLPack(&owned->managed, 64, 1, &out) != 0) {
-    TVMFFIObjectHandle error = nullptr;
-    TVMFFIErrorMoveFromRaised(&error);
-    if (error)
-      TVMFFIObjectDecRef(error);
-    owned->managed.deleter(&owned->managed);
-    return nullptr;
-  }
-  return static_cast<TVMFFIObject *>(out);
+  return adopted(&owned->managed, 64);
 }
 
 /// A tensor over a numpy array's own memory, holding the array; null where
@@ -105,21 +106,10 @@ TVMFFIObject *tensorOver(PyArrayObject *array, DLDataType dtype) {
     PyGILState_Release(state);
     delete self;
   };
-  TVMFFIObjectHandle out = nullptr;
   // The kernels take any address aligned to the element
   // (cpu/parameter_alignment.py).
-  if (TVMFFITensorFromDLPack(&borrowed->managed,
-                             static_cast<int32_t>(PyArray_ITEMSIZE(array)), 1,
-                             &out) != 0) {
-    TVMFFIObjectHandle error = nullptr;
-    TVMFFIErrorMoveFromRaised(&error);
-    if (error)
-      TVMFFIObjectDecRef(error);
-    Py_DECREF(borrowed->array);
-    delete borrowed;
-    return nullptr;
-  }
-  return static_cast<TVMFFIObject *>(out);
+  return adopted(&borrowed->managed,
+                 static_cast<int32_t>(PyArray_ITEMSIZE(array)));
 }
 
 std::uintptr_t dataOf(TVMFFIObject *tensor) {
@@ -138,9 +128,10 @@ public:
                const nb::list &leaves, const nb::list &positions,
                const nb::list &reusable, const nb::list &borrowed,
                nb::object local, int64_t drop, nb::object resultType,
-               nb::object raiseError)
+               nb::object raiseError, int64_t inPlaceBytes)
       : function_(std::move(function)), local_(std::move(local)),
-        drop_(drop), resultType_(std::move(resultType)),
+        drop_(drop), inPlaceBytes_(inPlaceBytes),
+        resultType_(std::move(resultType)),
         raiseError_(std::move(raiseError)),
         thread_(PyThread_get_thread_ident()) {
     if (!numpyImported())
@@ -418,7 +409,7 @@ private:
       PyArray_Descr *parameter = parameterDtype(leaf.position);
       if (!parameter)
         return false;
-      if (PyArray_NBYTES(array) >= kInPlaceBytes &&
+      if (PyArray_NBYTES(array) >= inPlaceBytes_ &&
           PyArray_ISCARRAY_RO(array) &&
           PyArray_EquivTypes(PyArray_DESCR(array), parameter)) {
         if (TVMFFIObject *tensor = tensorOver(array, dtype)) {
@@ -503,6 +494,7 @@ private:
   nb::object local_;
   nb::str depthName_{"depth"};
   int64_t drop_;
+  int64_t inPlaceBytes_; // numpy arrays this large are read in place
   nb::object resultType_;
   nb::object raiseError_;
   unsigned long thread_;
@@ -516,18 +508,19 @@ void bindRepeatedCall(nb::module_ &m) {
       "A jit call repeated with one tree of arguments (RepeatedCall.h).")
       .def(nb::init<nb::object, const nb::list &, const nb::list &,
                     const nb::list &, const nb::list &, const nb::list &,
-                    nb::object, int64_t, nb::object, nb::object>(),
+                    nb::object, int64_t, nb::object, nb::object, int64_t>(),
            nb::arg("function"), nb::arg("tensors"), nb::arg("leaves"),
            nb::arg("positions"), nb::arg("reusable"), nb::arg("borrowed"),
            nb::arg("local"), nb::arg("drop"), nb::arg("result_type"),
-           nb::arg("raise_error"),
+           nb::arg("raise_error"), nb::arg("in_place_bytes"),
            "function: the VM function; tensors: its argument tensors of "
            "the call made with `leaves`; per leaf its argument position "
            "(-1: not taken) and whether its tensor is reused while the "
            "leaf is the same object / is memory the caller may change; "
            "local: the Compiled's per-thread state (its call depth); drop: "
            "trailing results to drop; raise_error(kind, message, backtrace) "
-           "raises a failed call's error.")
+           "raises a failed call's error; contiguous numpy arrays of "
+           "in_place_bytes or more are read in place.")
       .def("call", &RepeatedCall::call, nb::arg("leaves"),
            "The results on `leaves`, or the index of a leaf to `set` "
            "(-1: call the Python path).")

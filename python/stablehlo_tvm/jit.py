@@ -313,7 +313,7 @@ def _repeated_call(entry: _Entry, leaves: list, tensors: list, argument_of: tupl
     (loops on a thread of their own, results numpy cannot view, a call
     nested in another)."""
     from ._core import RepeatedCall
-    from .runtime import Result
+    from .runtime import _IN_PLACE_BYTES, Result
 
     compiled = entry.compiled
     if compiled._recursive or getattr(compiled._per_thread, "depth", 0):
@@ -329,7 +329,17 @@ def _repeated_call(entry: _Entry, leaves: list, tensors: list, argument_of: tupl
     borrowed = [kind == "Tensor" for kind in kinds]
     try:
         native = RepeatedCall(
-            function, tensors, leaves, list(argument_of), reusable, borrowed, compiled._per_thread, signature.effects, Result, _raise_call_error
+            function,
+            tensors,
+            leaves,
+            list(argument_of),
+            reusable,
+            borrowed,
+            compiled._per_thread,
+            signature.effects,
+            Result,
+            _raise_call_error,
+            _IN_PLACE_BYTES,
         )
     except (TypeError, ValueError, AttributeError):
         return None, None  # an argument that is not a tensor: TVM checks it
