@@ -322,11 +322,8 @@ def _repeated_call(entry: _Entry, leaves: list, tensors: list, argument_of: tupl
     if not signature.viewable:
         return None, None
     completed = signature.completed if signature.complex_results or signature.narrow else None
-    kinds = [type(leaf).__name__ for leaf in leaves]
-    # jax arrays and typed keys are immutable, TVM tensors passed as they
-    # are (and the caller's to change): each is reused while the same.
-    reusable = [kind in _JAX_ARRAY_TYPES or kind == "Tensor" for kind in kinds]
-    borrowed = [kind == "Tensor" for kind in kinds]
+    reusable = [_reused_while_same(leaf) for leaf in leaves]
+    borrowed = [type(leaf).__name__ == "Tensor" for leaf in leaves]
     try:
         native = RepeatedCall(
             function,
@@ -354,8 +351,7 @@ def _pass_leaf(native, repeat: _Repeat, leaves: list, i: int) -> bool:
     leaf = leaves[i]
     if _describe(leaf) != repeat.descriptions[i]:
         return False
-    kind = type(leaf).__name__
-    reusable = kind in _JAX_ARRAY_TYPES or kind == "Tensor"
+    reusable = _reused_while_same(leaf)
     position = repeat.argument_of[i]
     if position < 0:
         native.set(i, leaf, None, reusable, False)
@@ -369,6 +365,14 @@ def _pass_leaf(native, repeat: _Repeat, leaves: list, i: int) -> bool:
     tensor = signature._tensor(compiled.entry, position, position, value, signature.params[position], True, borrowed, reuse=False)
     native.set(i, leaf, tensor, reusable, bool(borrowed))
     return True
+
+
+def _reused_while_same(leaf) -> bool:
+    """Whether a leaf Python converts for RepeatedCall keeps its tensor
+    while it is the same object: jax arrays and typed keys are immutable,
+    TVM tensors are passed as they are (and are the caller's to change)."""
+    kind = type(leaf).__name__
+    return kind in _JAX_ARRAY_TYPES or kind == "Tensor"
 
 
 def _raise_call_error(kind: str, message: str, backtrace: str):
