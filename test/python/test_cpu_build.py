@@ -91,6 +91,27 @@ def test_scalar_formulas_are_scheduled_without_the_block_analysis(monkeypatch):
     assert_matches_jax(jax.grad(log_density, (0, 1)), *args, rtol=1e-5)
 
 
+def test_the_rules_failed_primitives_do_not_print_the_function():
+    # The rules try primitives that may fail and decline on failure
+    # (normalize_prim_func tries a layout transform of every 0-d block).
+    # A failure rendered in detail prints the whole function: that made
+    # normalizing 100 scalar blocks take 0.3-0.7 s instead of 7 ms.
+    from tvm import s_tir, te
+
+    from stablehlo_tvm.cpu.unchecked import UncheckedSchedule
+
+    x = te.placeholder((8,), "float32", name="x")
+    func = te.create_prim_func([x, te.compute((8,), lambda i: x[i] * 2.0, name="doubled")])
+    messages = []
+    for sch in (s_tir.Schedule(func), UncheckedSchedule(func)):
+        with pytest.raises(s_tir.ScheduleError) as error:
+            sch.compute_inline(sch.get_sblock("doubled"))  # an output block: refused
+        messages.append(str(error.value))
+    detailed, brief = messages
+    assert "def main" in detailed  # what a detailed error is
+    assert "def main" not in brief and "output block" in brief
+
+
 @pytest.mark.parametrize(
     "a_shape,b_shape",
     [

@@ -16,6 +16,7 @@ from tvm.s_tir.dlight.cpu import GEMV
 from tvm.target import Target
 
 from .tir_walk import block_counts, loop_in_vectorized_loop
+from .unchecked import UncheckedSchedule
 
 # A product, its bias, activation and casts.
 _MAX_BLOCKS = 8
@@ -29,7 +30,7 @@ class MatrixVector(GEMV):
         count, reductions = block_counts(func)  # before the analysis
         if count > _MAX_BLOCKS or reductions != 1:
             return None
-        blocks = normalize_prim_func(s_tir.Schedule(func))
+        blocks = normalize_prim_func(UncheckedSchedule(func))
         if not blocks or len(blocks) > _MAX_BLOCKS or sum(not b.is_injective() for b in blocks) != 1:
             return None
         sch = super().apply(func, target, tunable)
