@@ -820,3 +820,39 @@ def test_integer_constants_are_scalars_where_compared_or_chosen():
     x = np.array([7, -7, np.iinfo(np.int32).min, 5, 1 << 20, -1], np.int32)
     y = np.array([0, 2, -1, 33, 3, 40], np.int32)
     assert_matches_jax(divide, x, y, rtol=0, atol=0)
+
+
+def test_each_distinct_operator_call_is_legalized_once():
+    # Repeated operators on the same shapes reuse the first call's PrimFunc:
+    # the module is the one LegalizeOps gives (whose builder finds the
+    # duplicates equal and drops them), for fewer legalizations. An operand
+    # passed twice (x + x) is one buffer to TE and is not reused for others;
+    # a tuple operand (concatenate) maps field by field.
+    from stablehlo_tvm.cpu.legalize_once import LegalizeOnce
+    from stablehlo_tvm.cpu.pipeline import fusion_passes
+
+    def program(x, y):
+        a = jnp.tanh(x) + y
+        b = jnp.tanh(y) + x
+        c = x + x
+        return jnp.concatenate([a, b]), jnp.concatenate([b, c]), jnp.concatenate([c, a]), a * 2.0 + b * 3.0
+
+    x, y = random_args([((8, 16), "float32"), ((8, 16), "float32")])
+    passes = fusion_passes()
+    at = next(k for k, p in enumerate(passes) if p.info.name == "stablehlo_tvm.LegalizeOnce")
+    with host_target():
+        before = tvm.transform.Sequential(passes[:at])(stablehlo_tvm.import_stablehlo(jax.jit(program).lower(x, y)))
+        adds = tvm.ir.Op.get("relax.add").get_attr("FLegalize")
+        counts = []
+
+        def counted(bb, call):
+            counts[-1] += 1
+            return adds(bb, call)
+
+        counts.append(0)
+        once = LegalizeOnce({"relax.add": counted})(before)
+        counts.append(0)
+        every = relax.transform.LegalizeOps({"relax.add": counted})(before)
+    tvm.ir.assert_structural_equal(once, every)
+    assert counts[0] < counts[1], counts
+    assert_matches_jax(program, x, y)

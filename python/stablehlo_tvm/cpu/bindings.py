@@ -53,6 +53,15 @@ def module_bound_values(mod: tvm.IRModule):
             yield from bound_values(func.body)
 
 
+def operators_called(mod: tvm.IRModule) -> set:
+    """The names of the Relax operators `mod`'s functions call."""
+    return {
+        value.op.name
+        for value in module_bound_values(mod)
+        if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op)
+    }
+
+
 def is_op(expr, name: str) -> bool:
     """Whether `expr` calls the Relax operator `name` ("relax.add")."""
     return isinstance(expr, relax.Call) and isinstance(expr.op, tvm.ir.Op) and expr.op.name == name

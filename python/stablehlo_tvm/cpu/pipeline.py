@@ -11,7 +11,7 @@ import contextlib
 import tvm
 from tvm import relax
 
-from .bindings import module_bound_values
+from .bindings import module_bound_values, operators_called
 
 
 def fusion_passes(blas="loops") -> list:
@@ -23,6 +23,7 @@ def fusion_passes(blas="loops") -> list:
     from .conv_as_matmul import ConvAsMatmul
     from .elementwise_groups import ElementwiseGroups
     from .int8_matmul import Int8MatmulOnVnni
+    from .legalize_once import LegalizeOnce
     from .masks_per_consumer import MasksPerConsumer
     from .scalar_operands import ScalarOperands
     from .trailing_reshapes import TrailingReshapesAsViews
@@ -42,7 +43,7 @@ def fusion_passes(blas="loops") -> list:
         ScalarOperands,
         MasksPerConsumer,
         relax.transform.DeadCodeElimination(),  # the transposes a product, and broadcasts an operator, no longer read
-        relax.transform.LegalizeOps(wrapping_legalizations(bfloat16_legalizations())),
+        LegalizeOnce(wrapping_legalizations(bfloat16_legalizations())),
         relax.transform.AnnotateTIROpPattern(),
         TrailingReshapesAsViews,
         _fuse_ops_bounded,
@@ -67,19 +68,11 @@ class _WhereCalled:
         self.passes = passes
 
     def transform_module(self, mod: tvm.IRModule, _ctx) -> tvm.IRModule:
-        called = _operators_called(mod)
+        called = operators_called(mod)
         for each, operators in self.passes:
             if called & operators:
                 mod = each(mod)
         return mod
-
-
-def _operators_called(mod: tvm.IRModule) -> set:
-    return {
-        value.op.name
-        for value in module_bound_values(mod)
-        if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.Op)
-    }
 
 
 # The most operators one fused function holds (TVM's default is 256). A
