@@ -167,3 +167,33 @@ def test_library_rejects_malformed_calls():
     bins = [tvm.runtime.tensor(np.full((3, 1), 7.0, np.float32)) for _ in range(2)]
     fft(tensor((3, 0)), 2, 1, *bins)
     assert all(not b.numpy().any() for b in bins)
+
+
+@pytest.mark.parametrize("n", [4, 8, 16, 48, 64, 256, 6000])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_real_signals_have_real_dc_and_nyquist_bins(n, dtype):
+    """The constants' angles are reduced to a quarter turn before sin and
+    cos: e^(i pi) is exactly -1 (in long double sin(pi) is 5e-20, which a
+    float holds), so a real signal's DC and Nyquist bins have no imaginary
+    part, as XLA gives, in the DFT products and the runtime's transform
+    alike."""
+    import stablehlo_tvm
+
+    (x,) = random_args([((3, n), dtype)], seed=n)
+    spectrum = np.asarray(stablehlo_tvm.jit(jnp.fft.rfft)(x))
+    assert np.all(spectrum.imag[:, 0] == 0) and np.all(spectrum.imag[:, n // 2] == 0)
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    assert_matches_jax(jnp.fft.rfft, x, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("n", [4, 8, 16, 48, 64, 256])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_quarter_turns_are_exact(n, dtype):
+    """A unit impulse at a quarter of a short length (one DFT product) or
+    of a power of two has bins 0-3 exactly e^(-i pi k / 2) = 1, -i, -1, i."""
+    import stablehlo_tvm
+
+    impulse = np.zeros((1, n), dtype)
+    impulse[0, n // 4] = 1
+    got = np.asarray(stablehlo_tvm.jit(jnp.fft.fft)(impulse))[0]
+    np.testing.assert_array_equal(got[:4], np.array([1, -1j, -1, 1j]))

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,13 +21,43 @@ namespace mlir::stablehlo_tvm {
 
 using Wide = std::complex<long double>;
 
-/// e^(sign 2 pi i num / den), the angle reduced exactly before rounding.
+/// e^(sign 2 pi i num / den). The angle is reduced exactly to a quarter
+/// turn and folded into its first half by the circle's symmetries before
+/// sin and cos are taken, so multiples of a quarter turn are exactly 0 and
+/// +-1 (in long double, sin(pi) is 5e-20, which a float holds: a real
+/// transform's Nyquist bin had a nonzero imaginary part) and angles that
+/// mirror one another get the same values.
 inline Wide cis(int sign, int64_t num, int64_t den) {
-  constexpr long double twoPi = 6.283185307179586476925286766559005768L;
-  int64_t reduced = num % den;
-  long double angle = twoPi * static_cast<long double>(reduced) /
-                      static_cast<long double>(den);
-  return {std::cos(angle), sign * std::sin(angle)};
+  constexpr long double halfPi = 1.570796326794896619231321691639751442L;
+  int64_t reduced = ((num % den) + den) % den;
+  int64_t quarters = 4 * reduced / den;    // whole quarter turns
+  int64_t rest = 4 * reduced - quarters * den; // then rest / den of one
+  long double c, s;
+  if (2 * rest <= den) {
+    long double angle = halfPi * static_cast<long double>(rest) /
+                        static_cast<long double>(den);
+    c = std::cos(angle);
+    s = std::sin(angle);
+  } else {
+    long double angle = halfPi * static_cast<long double>(den - rest) /
+                        static_cast<long double>(den);
+    c = std::sin(angle);
+    s = std::cos(angle);
+  }
+  switch (quarters) {
+  case 1:
+    std::tie(c, s) = std::make_pair(-s, c);
+    break;
+  case 2:
+    std::tie(c, s) = std::make_pair(-c, -s);
+    break;
+  case 3:
+    std::tie(c, s) = std::make_pair(s, -c);
+    break;
+  default:
+    break;
+  }
+  return {c, s == 0 ? s : sign * s};
 }
 
 /// In-place radix-2 DFT (sign -1 forward, 1 unscaled inverse) of a
