@@ -3,7 +3,8 @@
 // The real f32/f64 forms of `stablehlo_tvm.lapack.getrf`, `.potrf`, `.trsm`
 // (jnp.linalg.solve, cholesky and triangular solves), `.geqrf`, `.orgqr`,
 // `.ormqr` (qr; QR least squares), `.gtsv` (tridiagonal solves), `.syevd`
-// (eigh), `.gesdd` (svd) and `.geev` (eig) as native TVM FFI functions
+// (eigh), `.gesdd` (svd), `.geev` (eig), `.gees` (Schur) and `.gehrd`
+// (Hessenberg) as native TVM FFI functions
 // calling LAPACK through function pointers.
 // Through Python (lapack.py) each call cost ~30 us of interpreter and
 // wrapper work; a solve inside a loop kernel made three of them per
@@ -62,6 +63,13 @@ using Gesdd = void (*)(char *jobz, int *m, int *n, void *a, int *lda, void *s,
 using Geev = void (*)(char *jobvl, char *jobvr, int *n, void *a, int *lda,
                       void *wr, void *wi, void *vl, int *ldvl, void *vr,
                       int *ldvr, void *work, int *lwork, int *info);
+/// LAPACK's LOGICAL is a Fortran integer; `select` is not called unsorted.
+using Select = int (*)(void *re, void *im);
+using Gees = void (*)(char *jobvs, char *sort, Select select, int *n, void *a,
+                      int *lda, int *sdim, void *wr, void *wi, void *vs,
+                      int *ldvs, void *work, int *lwork, int *bwork, int *info);
+using Gehrd = void (*)(int *n, int *ilo, int *ihi, void *a, int *lda,
+                       void *tau, void *work, int *lwork, int *info);
 
 /// One routine in single ([0]) and double ([1]) precision.
 template <typename F> struct Precisions {
@@ -78,6 +86,8 @@ Precisions<Gtsv> gtsvs;
 Precisions<Syevd> syevds;
 Precisions<Gesdd> gesdds;
 Precisions<Geev> geevs;
+Precisions<Gees> geess;
+Precisions<Gehrd> gehrds;
 
 /// 0 for f32, 1 for f64, -1 for anything else.
 int precision(const ffi::TensorView &t) {
@@ -591,6 +601,100 @@ bool geev(ffi::PackedArgs args) {
   return true;
 }
 
+int selectNone(void *, void *) { return 0; }
+
+// gees(a, compute_vectors) -> t, q, w (real and imaginary parts), sdim,
+// info: the real Schur form T = Q^T A Q (unsorted: sdim is 0); Q is zeros
+// when not asked for.
+bool gees(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  int64_t computeVectors;
+  if (args.size() != 8 ||
+      !tensorsOf(args, {0, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4}, {5, 6}, t, which) ||
+      !geess.of[which] || !optionsOf(args, {1}, &computeVectors))
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
+  size_t element = which ? 8 : 4, matrix = size * size * element;
+  if (t[1].numel() != a.numel() || t[2].numel() != a.numel() ||
+      t[3].numel() != batches * size || t[4].numel() != batches * size ||
+      t[5].numel() != batches || t[6].numel() != batches)
+    return false;
+  std::memset(bytes(t[2]), 0, t[2].numel() * element);
+  std::memset(bytes(t[5]), 0, batches * sizeof(int));
+  if (matrix == 0) {
+    std::memset(bytes(t[6]), 0, batches * sizeof(int));
+    return true;
+  }
+  std::vector<char> scratch(matrix), vs(computeVectors ? matrix : element);
+  char jobvs = computeVectors ? 'V' : 'N', sort = 'N';
+  int n = size, lda = std::max<int>(1, n), ldvs = computeVectors ? lda : 1,
+      sdim = 0, bwork = 0, info = 0, query = -1;
+  double lworkSize = 0;
+  geess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(), &lda, &sdim,
+                  nullptr, nullptr, vs.data(), &ldvs, &lworkSize, &query,
+                  &bwork, &info);
+  Workspace work(lworkSize, which);
+  for (int64_t b = 0; b < batches; ++b) {
+    transposedCopy(bytes(a) + b * matrix, scratch.data(), size, size, element,
+                   /*toColumnMajor=*/true);
+    geess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(), &lda,
+                    reinterpret_cast<int *>(bytes(t[5])) + b,
+                    bytes(t[3]) + b * size * element,
+                    bytes(t[4]) + b * size * element, vs.data(), &ldvs,
+                    work.data(), &work.size, &bwork,
+                    reinterpret_cast<int *>(bytes(t[6])) + b);
+    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), size, size,
+                   element, /*toColumnMajor=*/false);
+    if (computeVectors)
+      transposedCopy(bytes(t[2]) + b * matrix, vs.data(), size, size, element,
+                     /*toColumnMajor=*/false);
+  }
+  return true;
+}
+
+// gehrd(a, ilo, ihi) -> h, tau, info: the Hessenberg reduction, H above
+// the first subdiagonal and the reflectors below it; ilo and ihi 1-based.
+bool gehrd(ffi::PackedArgs args) {
+  std::vector<ffi::TensorView> t;
+  int which;
+  int64_t range[2];
+  if (args.size() != 6 ||
+      !tensorsOf(args, {0, 3, 4, 5}, {1, 2}, {3}, t, which) ||
+      !gehrds.of[which] || !optionsOf(args, {1, 2}, range))
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
+  int64_t reflectors = std::max<int64_t>(size - 1, 0);
+  size_t element = which ? 8 : 4, matrix = size * size * element;
+  if (t[1].numel() != a.numel() || t[2].numel() != batches * reflectors ||
+      t[3].numel() != batches)
+    return false;
+  std::memset(bytes(t[2]), 0, t[2].numel() * element);
+  if (matrix == 0) {
+    std::memset(bytes(t[3]), 0, batches * sizeof(int));
+    return true;
+  }
+  std::vector<char> scratch(matrix), tau(std::max<int64_t>(reflectors, 1) * element);
+  int n = size, ilo = range[0], ihi = range[1], lda = std::max<int>(1, n),
+      info = 0, query = -1;
+  double lworkSize = 0;
+  gehrds.of[which](&n, &ilo, &ihi, scratch.data(), &lda, tau.data(),
+                   &lworkSize, &query, &info);
+  Workspace work(lworkSize, which);
+  onColumnMajorCopies(
+      bytes(a), bytes(t[1]), batches, size, size, element, scratch.data(),
+      [&](int64_t b) {
+        gehrds.of[which](&n, &ilo, &ihi, scratch.data(), &lda, tau.data(),
+                         work.data(), &work.size,
+                         reinterpret_cast<int *>(bytes(t[3])) + b);
+        std::memcpy(bytes(t[2]) + b * reflectors * element, tau.data(),
+                    reflectors * element);
+      });
+  return true;
+}
+
 /// The OpenBLAS behind the LAPACK pointers, held to one thread on the
 /// calling thread for the length of a call. Its own workers, woken by a
 /// call made from TVM's kernels, spun beside TVM's on the same cores: a
@@ -651,6 +755,10 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
   gesdds.of[1] = reinterpret_cast<Gesdd>(address("dgesdd"));
   geevs.of[0] = reinterpret_cast<Geev>(address("sgeev"));
   geevs.of[1] = reinterpret_cast<Geev>(address("dgeev"));
+  geess.of[0] = reinterpret_cast<Gees>(address("sgees"));
+  geess.of[1] = reinterpret_cast<Gees>(address("dgees"));
+  gehrds.of[0] = reinterpret_cast<Gehrd>(address("sgehrd"));
+  gehrds.of[1] = reinterpret_cast<Gehrd>(address("dgehrd"));
   setThreadsLocal =
       reinterpret_cast<int (*)(int)>(address("openblas_set_num_threads_local"));
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.getrf",
@@ -673,6 +781,10 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
                            withFallback("gesdd", gesdd), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.geev",
                            withFallback("geev", geev), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.gees",
+                           withFallback("gees", gees), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.gehrd",
+                           withFallback("gehrd", gehrd), /*override=*/true);
 }
 
 } // namespace mlir::stablehlo_tvm::python

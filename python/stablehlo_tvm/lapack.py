@@ -10,9 +10,9 @@ LAPACK's conventions (1-based pivots, info codes), batched over leading
 dimensions. In the complex form every complex operand and result is two
 tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
 
-The f32/f64 forms of every routine but gees and gehrd are native functions
-of the C++ core over the same LAPACK (python/NativeLapack.cpp; a call from
-a loop kernel costs no interpreter); the routines here take the rest.
+The f32/f64 forms of every routine are native functions of the C++ core
+over the same LAPACK (python/NativeLapack.cpp; a call from a loop kernel
+costs no interpreter); the routines here take the complex forms.
 """
 
 from __future__ import annotations
@@ -353,7 +353,9 @@ def _view(tensor) -> np.ndarray:
 # (python/NativeLapack.cpp), by the names SciPy's Cython modules export.
 _NATIVE = {
     "cython_lapack": tuple(
-        p + r for r in ("getrf", "potrf", "geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev") for p in "sd"
+        p + r
+        for r in ("getrf", "potrf", "geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev", "gees", "gehrd")
+        for p in "sd"
     ),
     "cython_blas": ("strsm", "dtrsm"),
 }
@@ -391,10 +393,9 @@ def _native_addresses() -> dict[str, int]:
 
 def register() -> None:
     """Registers every routine as `stablehlo_tvm.lapack.<name>` and
-    `stablehlo_tvm.lapack.complex.<name>` (once). getrf, potrf, trsm, geqrf,
-    orgqr, ormqr, gtsv, syevd, gesdd and geev on f32/f64 are native (no
-    interpreter in the call); their Python forms, which take the other
-    element types, stay as
+    `stablehlo_tvm.lapack.complex.<name>` (once). Every routine on f32/f64
+    is native (no interpreter in the call); the Python forms, which take
+    the other element types, stay as
     `stablehlo_tvm.lapack.python.<name>`."""
     global _REGISTERED
     if _REGISTERED:

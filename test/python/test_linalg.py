@@ -221,20 +221,22 @@ def test_native_lapack_calls_hold_openblas_to_one_thread():
 
 
 @pytest.mark.parametrize("dtype,tol", [("float32", 2e-4), ("float64", 1e-10)])
-def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
-    """geqrf/orgqr/ormqr, gtsv, syevd, gesdd and geev run natively on f32/f64
+def test_native_qr_eigh_svd_eig_schur_every_shape(dtype, tol):
+    """geqrf/orgqr/ormqr, gtsv, syevd, gesdd, geev, gees and gehrd run natively on f32/f64
     (row-major data through column-major LAPACK): tall, wide and batched
     matrices, reflectors applied from either side, transposed or not,
     tridiagonal solves of one or several right-hand sides, every SVD mode,
     eigenvalues with and without vectors from either triangle, general
-    eigenproblems with left, right or no vectors (conjugate pairs unpacked);
-    the Python routines are never called."""
+    eigenproblems with left, right or no vectors (conjugate pairs unpacked),
+    Schur forms with and without vectors, Hessenberg reductions; the Python
+    routines are never called."""
+    import jax.scipy.linalg as jsl
     import tvm_ffi
 
     from stablehlo_tvm import _core, lapack
 
     lapack.register()
-    names = ("geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev")
+    names = ("geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev", "gees", "gehrd")
     originals = {n: tvm_ffi.get_global_func(f"stablehlo_tvm.lapack.python.{n}") for n in names}
     calls = []
 
@@ -280,6 +282,13 @@ def test_native_qr_eigh_svd_eig_every_shape(dtype, tol):
                 return jax.lax.linalg.eig(m, compute_left_eigenvectors=left, compute_right_eigenvectors=right)
 
             assert_matches_jax(eig, general, rtol=tol, atol=tol)
+        single = random_args([((1, 1), dtype)], seed=17)[0]
+        for m in (general, general[0, 0], single):
+            for vectors in (True, False):
+                assert_matches_jax(lambda m, v=vectors: jax.lax.linalg.schur(m, compute_schur_vectors=v), m, rtol=tol, atol=tol)
+        for m in (general[1, 2], single):
+            assert_matches_jax(lambda m: jsl.hessenberg(m, calc_q=True), m, rtol=tol, atol=tol)
+        assert_matches_jax(jsl.sqrtm, spd[0] + np.eye(6, dtype=dtype), rtol=tol * 10, atol=tol * 10)
         from jax._src.lax.linalg import geqrf
 
         for shape, left_c, right_c in (((2, 5, 4), (2, 5, 3), (2, 3, 5)), ((3, 6), (3, 2), (4, 3))):
