@@ -68,6 +68,11 @@ using Select = int (*)(void *re, void *im);
 using Gees = void (*)(char *jobvs, char *sort, Select select, int *n, void *a,
                       int *lda, int *sdim, void *wr, void *wi, void *vs,
                       int *ldvs, void *work, int *lwork, int *bwork, int *info);
+/// The complex form: w complex, a real workspace of n.
+using ComplexGees = void (*)(char *jobvs, char *sort, Select select, int *n,
+                             void *a, int *lda, int *sdim, void *w, void *vs,
+                             int *ldvs, void *work, int *lwork, void *rwork,
+                             int *bwork, int *info);
 using Gehrd = void (*)(int *n, int *ilo, int *ihi, void *a, int *lda,
                        void *tau, void *work, int *lwork, int *info);
 
@@ -87,6 +92,7 @@ Precisions<Syevd> syevds;
 Precisions<Gesdd> gesdds;
 Precisions<Geev> geevs;
 Precisions<Gees> geess;
+Precisions<ComplexGees> complexGeess;
 Precisions<Gehrd> gehrds;
 
 /// 0 for f32, 1 for f64, -1 for anything else.
@@ -654,6 +660,88 @@ bool gees(ffi::PackedArgs args) {
   return true;
 }
 
+/// The row-major complex matrix with parts `re` and `im` (`rows` x
+/// `cols`, elements of `element` bytes) to or from its interleaved
+/// column-major form at `columnMajor`.
+void partsTransposed(char *re, char *im, char *columnMajor, int64_t rows,
+                     int64_t cols, size_t element, bool toColumnMajor) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      char *at = columnMajor + 2 * (j * rows + i) * element;
+      size_t offset = (i * cols + j) * element;
+      if (toColumnMajor) {
+        std::memcpy(at, re + offset, element);
+        std::memcpy(at + element, im + offset, element);
+      } else {
+        std::memcpy(re + offset, at, element);
+        std::memcpy(im + offset, at + element, element);
+      }
+    }
+}
+
+// The complex form of gees: a as (re, im), then t, q and w as (re, im),
+// sdim, info. jax.scipy.linalg.sqrtm takes the complex Schur form of any
+// matrix.
+bool complexGees(ffi::PackedArgs args) {
+  // t: a (re, im), T (re, im), Q (re, im), w (re, im), sdim, info.
+  std::vector<ffi::TensorView> t;
+  int which;
+  int64_t computeVectors;
+  if (args.size() != 11 ||
+      !tensorsOf(args, {0, 1, 3, 4, 5, 6, 7, 8, 9, 10},
+                 {1, 2, 3, 4, 5, 6, 7}, {8, 9}, t, which) ||
+      !complexGeess.of[which] || !optionsOf(args, {2}, &computeVectors))
+    return false;
+  const ffi::TensorView &a = t[0];
+  int64_t size = a.shape()[a.ndim() - 1], batches = batchCount(a, 2);
+  size_t element = which ? 8 : 4, matrix = size * size * element,
+         row = size * element;
+  for (int k = 1; k < 6; ++k)
+    if (t[k].numel() != a.numel())
+      return false;
+  if (t[6].numel() != batches * size || t[7].numel() != batches * size ||
+      t[8].numel() != batches || t[9].numel() != batches)
+    return false;
+  std::memset(bytes(t[4]), 0, t[4].numel() * element);
+  std::memset(bytes(t[5]), 0, t[5].numel() * element);
+  std::memset(bytes(t[8]), 0, batches * sizeof(int));
+  if (matrix == 0) {
+    std::memset(bytes(t[9]), 0, batches * sizeof(int));
+    return true;
+  }
+  std::vector<char> scratch(2 * matrix),
+      vs(computeVectors ? 2 * matrix : 2 * element), w(2 * row),
+      rwork(row);
+  char jobvs = computeVectors ? 'V' : 'N', sort = 'N';
+  int n = size, lda = std::max<int>(1, n), ldvs = computeVectors ? lda : 1,
+      sdim = 0, bwork = 0, info = 0, query = -1;
+  double lworkSize[2] = {0, 0}; // room for a complex value
+  complexGeess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(), &lda,
+                         &sdim, w.data(), vs.data(), &ldvs, lworkSize, &query,
+                         rwork.data(), &bwork, &info);
+  Workspace work(lworkSize[0], which);
+  work.storage.resize(2 * work.size); // complex elements
+  for (int64_t b = 0; b < batches; ++b) {
+    size_t at = b * matrix;
+    partsTransposed(bytes(a) + at, bytes(t[1]) + at, scratch.data(), size,
+                    size, element, /*toColumnMajor=*/true);
+    complexGeess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(),
+                           &lda, reinterpret_cast<int *>(bytes(t[8])) + b,
+                           w.data(), vs.data(), &ldvs, work.data(), &work.size,
+                           rwork.data(), &bwork,
+                           reinterpret_cast<int *>(bytes(t[9])) + b);
+    partsTransposed(bytes(t[2]) + at, bytes(t[3]) + at, scratch.data(), size,
+                    size, element, /*toColumnMajor=*/false);
+    if (computeVectors)
+      partsTransposed(bytes(t[4]) + at, bytes(t[5]) + at, vs.data(), size,
+                      size, element, /*toColumnMajor=*/false);
+    // w as a 1 x n matrix: its column-major form is the interleaved row.
+    partsTransposed(bytes(t[6]) + b * row, bytes(t[7]) + b * row, w.data(), 1,
+                    size, element, /*toColumnMajor=*/false);
+  }
+  return true;
+}
+
 // gehrd(a, ilo, ihi) -> h, tau, info: the Hessenberg reduction, H above
 // the first subdiagonal and the reflectors below it; ilo and ihi 1-based.
 bool gehrd(ffi::PackedArgs args) {
@@ -757,6 +845,8 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
   geevs.of[1] = reinterpret_cast<Geev>(address("dgeev"));
   geess.of[0] = reinterpret_cast<Gees>(address("sgees"));
   geess.of[1] = reinterpret_cast<Gees>(address("dgees"));
+  complexGeess.of[0] = reinterpret_cast<ComplexGees>(address("cgees"));
+  complexGeess.of[1] = reinterpret_cast<ComplexGees>(address("zgees"));
   gehrds.of[0] = reinterpret_cast<Gehrd>(address("sgehrd"));
   gehrds.of[1] = reinterpret_cast<Gehrd>(address("dgehrd"));
   setThreadsLocal =
@@ -785,6 +875,9 @@ void registerNativeLapack(const std::map<std::string, uintptr_t> &addresses) {
                            withFallback("gees", gees), /*override=*/true);
   ffi::Function::SetGlobal("stablehlo_tvm.lapack.gehrd",
                            withFallback("gehrd", gehrd), /*override=*/true);
+  ffi::Function::SetGlobal("stablehlo_tvm.lapack.complex.gees",
+                           withFallback("complex.gees", complexGees),
+                           /*override=*/true);
 }
 
 } // namespace mlir::stablehlo_tvm::python

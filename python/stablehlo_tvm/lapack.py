@@ -10,9 +10,10 @@ LAPACK's conventions (1-based pivots, info codes), batched over leading
 dimensions. In the complex form every complex operand and result is two
 tensors, its real and imaginary parts (stablehlo-lower-complex splits them).
 
-The f32/f64 forms of every routine are native functions of the C++ core
-over the same LAPACK (python/NativeLapack.cpp; a call from a loop kernel
-costs no interpreter); the routines here take the complex forms.
+The f32/f64 forms of every routine, and the complex form of gees (the
+complex Schur form sqrtm takes), are native functions of the C++ core over
+the same LAPACK (python/NativeLapack.cpp; a call from a loop kernel costs
+no interpreter); the routines here take the other complex forms.
 """
 
 from __future__ import annotations
@@ -356,7 +357,8 @@ _NATIVE = {
         p + r
         for r in ("getrf", "potrf", "geqrf", "orgqr", "ormqr", "gtsv", "syevd", "gesdd", "geev", "gees", "gehrd")
         for p in "sd"
-    ),
+    )
+    + ("cgees", "zgees"),
     "cython_blas": ("strsm", "dtrsm"),
 }
 
@@ -393,10 +395,11 @@ def _native_addresses() -> dict[str, int]:
 
 def register() -> None:
     """Registers every routine as `stablehlo_tvm.lapack.<name>` and
-    `stablehlo_tvm.lapack.complex.<name>` (once). Every routine on f32/f64
-    is native (no interpreter in the call); the Python forms, which take
-    the other element types, stay as
-    `stablehlo_tvm.lapack.python.<name>`."""
+    `stablehlo_tvm.lapack.complex.<name>` (once). Every routine on f32/f64,
+    and the complex gees, is native (no interpreter in the call); the
+    Python forms, which take the other element types, stay as
+    `stablehlo_tvm.lapack.python.<name>` and
+    `stablehlo_tvm.lapack.python.complex.<name>`."""
     global _REGISTERED
     if _REGISTERED:
         return
@@ -408,5 +411,6 @@ def register() -> None:
         tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.{name}", _packed(name, False), override=True)
         tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.python.{name}", _packed(name, False), override=True)
         tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.complex.{name}", _packed(name, True), override=True)
+        tvm_ffi.register_global_func(f"stablehlo_tvm.lapack.python.complex.{name}", _packed(name, True), override=True)
     _core.register_native_lapack(_native_addresses())
     _REGISTERED = True

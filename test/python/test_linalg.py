@@ -311,6 +311,42 @@ def test_native_qr_eigh_svd_eig_schur_every_shape(dtype, tol):
         _core.register_native_lapack(lapack._native_addresses())
 
 
+@pytest.mark.parametrize("dtype,tol", [("complex64", 2e-4), ("complex128", 1e-10)])
+def test_native_complex_schur(dtype, tol):
+    """The complex gees (jax.scipy.linalg.sqrtm takes the complex Schur form
+    of any matrix) runs natively: parts interleaved into column-major
+    LAPACK and split back, batched, with and without vectors; the Python
+    routine is never called."""
+    import jax.scipy.linalg as jsl
+    import tvm_ffi
+
+    from stablehlo_tvm import _core, lapack
+
+    lapack.register()
+    name = "stablehlo_tvm.lapack.python.complex.gees"
+    original = tvm_ffi.get_global_func(name)
+    calls = []
+
+    def counting(*args):
+        calls.append(args)
+        return original(*args)
+
+    tvm_ffi.register_global_func(name, counting, override=True)
+    try:
+        _core.register_native_lapack(lapack._native_addresses())
+        rng = np.random.default_rng(18)
+        batch = (rng.standard_normal((2, 3, 5, 5)) + 1j * rng.standard_normal((2, 3, 5, 5))).astype(dtype)
+        for m in (batch, batch[0, 0], batch[:, :, :1, :1]):
+            for vectors in (True, False):
+                assert_matches_jax(lambda m, v=vectors: jax.lax.linalg.schur(m, compute_schur_vectors=v), m, rtol=tol, atol=tol)
+        real = np.real(batch[0, 0]).astype(np.float32 if dtype == "complex64" else np.float64)
+        assert_matches_jax(jsl.sqrtm, real @ real.T + np.eye(5, dtype=real.dtype), rtol=tol * 10, atol=tol * 10)
+        assert calls == []
+    finally:
+        tvm_ffi.register_global_func(name, original, override=True)
+        _core.register_native_lapack(lapack._native_addresses())
+
+
 @pytest.mark.parametrize("dtype,tol", [("float32", 1e-4), ("float64", 1e-10), ("complex64", 2e-4)])
 def test_qr_reflectors_applied(dtype, tol):
     """lapack ormqr/unmqr (lax.linalg.ormqr; lineax's QR solve): Q or its
