@@ -825,16 +825,17 @@ def test_integer_constants_are_scalars_where_compared_or_chosen():
 def test_each_distinct_operator_call_is_legalized_once():
     # Repeated operators on the same shapes reuse the first call's PrimFunc:
     # the module is the one LegalizeOps gives (whose builder finds the
-    # duplicates equal and drops them), for fewer legalizations. An operand
-    # passed twice (x + x) is one buffer to TE and is not reused for others;
-    # a tuple operand (concatenate) maps field by field.
+    # duplicates equal and drops them), for fewer legalizations. A call with
+    # an operand passed twice (x + x) reuses another's PrimFunc but is not
+    # one to reuse (its fields do not say which operand is which); a tuple
+    # operand (concatenate) maps field by field.
     from stablehlo_tvm.cpu.legalize_once import LegalizeOnce
     from stablehlo_tvm.cpu.pipeline import fusion_passes
 
     def program(x, y):
+        c = x + x  # first: were it reused, the adds below would add y to itself
         a = jnp.tanh(x) + y
         b = jnp.tanh(y) + x
-        c = x + x
         return jnp.concatenate([a, b]), jnp.concatenate([b, c]), jnp.concatenate([c, a]), a * 2.0 + b * 3.0
 
     x, y = random_args([((8, 16), "float32"), ((8, 16), "float32")])

@@ -12,7 +12,9 @@ Only calls whose legalization is one `call_tir` of their own operands are
 reused (not one that binds other values first, takes TIR variables of a
 symbolic shape, or reads a constant operand, whose value a legalization
 may build in), and only from a call whose operands are distinct variables:
-TE takes an operand passed twice once, as one buffer."""
+in `add(x, x)`'s call_tir of (x, x) nothing says which field is which
+operand, and read as the first twice it would make `add(y, z)` add y to
+itself."""
 
 from __future__ import annotations
 
