@@ -109,8 +109,13 @@ struct WidenOp : ConversionPattern {
     if (!widened)
       return failure();
     SmallVector<Value> results(widened->getResults());
+    if (width && isa<stablehlo::ClzOp>(op))
+      results[0] = stablehlo::SubtractOp::create(
+          rewriter, loc, results[0].getType(), results[0],
+          splat(rewriter, loc, results[0].getType(), 8 - width));
     // Results that can leave the narrow range, by the result's type (a
-    // convert or product may narrow from a wider operand type).
+    // convert or product may narrow from a wider operand type; a count of
+    // 2 is -2 in i2).
     Type narrowResult =
         op->getNumResults() ? getElementTypeOrSelf(op->getResult(0)) : Type();
     if (narrowResult && isSubByte(narrowResult) &&
@@ -119,14 +124,11 @@ struct WidenOp : ConversionPattern {
             stablehlo::DivOp, stablehlo::PowOp, stablehlo::ShiftRightLogicalOp,
             stablehlo::ShiftRightArithmeticOp,
             stablehlo::NotOp, stablehlo::ConvertOp, stablehlo::DotGeneralOp,
-            stablehlo::ConvolutionOp>(op))
+            stablehlo::ConvolutionOp, stablehlo::ClzOp,
+            stablehlo::PopulationCountOp>(op))
       results[0] =
           wrap(rewriter, loc, results[0], narrowResult.getIntOrFloatBitWidth(),
                !cast<IntegerType>(narrowResult).isUnsigned());
-    if (width && isa<stablehlo::ClzOp>(op))
-      results[0] = stablehlo::SubtractOp::create(
-          rewriter, loc, results[0].getType(), results[0],
-          splat(rewriter, loc, results[0].getType(), 8 - width));
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -73,3 +73,23 @@ func.func @arithmetic_shift(%x: tensor<2xui4>, %s: tensor<2xui4>) -> tensor<2xui
   %0 = stablehlo.shift_right_arithmetic %x, %s : tensor<2xui4>
   return %0 : tensor<2xui4>
 }
+
+// Counts read the narrow pattern and can leave a signed 2-bit range: clz(0)
+// and popcnt(-1) are 2, which is -2 in i2. Both wrap back (a compare of the
+// 8-bit +2 with a value of the type would be wrong).
+// CHECK-LABEL: func.func @counts
+// CHECK: %[[LOW:.*]] = stablehlo.and %arg0, %{{.*}} : tensor<2xi8>
+// CHECK: %[[CLZ:.*]] = stablehlo.count_leading_zeros %[[LOW]] : tensor<2xi8>
+// CHECK: %[[SIX:.*]] = stablehlo.constant dense<6> : tensor<2xi8>
+// CHECK: %[[NARROW:.*]] = stablehlo.subtract %[[CLZ]], %[[SIX]] : tensor<2xi8>
+// CHECK: %[[UP:.*]] = stablehlo.shift_left %[[NARROW]], %{{.*}}
+// CHECK: stablehlo.shift_right_arithmetic %[[UP]], %{{.*}}
+// CHECK: %[[BITS:.*]] = stablehlo.and %arg0, %{{.*}} : tensor<2xi8>
+// CHECK: %[[POP:.*]] = stablehlo.popcnt %[[BITS]] : tensor<2xi8>
+// CHECK: %[[UP2:.*]] = stablehlo.shift_left %[[POP]], %{{.*}}
+// CHECK: stablehlo.shift_right_arithmetic %[[UP2]], %{{.*}}
+func.func @counts(%x: tensor<2xi2>) -> (tensor<2xi2>, tensor<2xi2>) {
+  %0 = stablehlo.count_leading_zeros %x : tensor<2xi2>
+  %1 = stablehlo.popcnt %x : tensor<2xi2>
+  return %0, %1 : tensor<2xi2>, tensor<2xi2>
+}
