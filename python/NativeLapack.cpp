@@ -642,21 +642,19 @@ bool gees(ffi::PackedArgs args) {
                   nullptr, nullptr, vs.data(), &ldvs, &lworkSize, &query,
                   &bwork, &info);
   Workspace work(lworkSize, which);
-  for (int64_t b = 0; b < batches; ++b) {
-    transposedCopy(bytes(a) + b * matrix, scratch.data(), size, size, element,
-                   /*toColumnMajor=*/true);
-    geess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(), &lda,
-                    reinterpret_cast<int *>(bytes(t[5])) + b,
-                    bytes(t[3]) + b * size * element,
-                    bytes(t[4]) + b * size * element, vs.data(), &ldvs,
-                    work.data(), &work.size, &bwork,
-                    reinterpret_cast<int *>(bytes(t[6])) + b);
-    transposedCopy(bytes(t[1]) + b * matrix, scratch.data(), size, size,
-                   element, /*toColumnMajor=*/false);
-    if (computeVectors)
-      transposedCopy(bytes(t[2]) + b * matrix, vs.data(), size, size, element,
-                     /*toColumnMajor=*/false);
-  }
+  onColumnMajorCopies(
+      bytes(a), bytes(t[1]), batches, size, size, element, scratch.data(),
+      [&](int64_t b) {
+        geess.of[which](&jobvs, &sort, selectNone, &n, scratch.data(), &lda,
+                        reinterpret_cast<int *>(bytes(t[5])) + b,
+                        bytes(t[3]) + b * size * element,
+                        bytes(t[4]) + b * size * element, vs.data(), &ldvs,
+                        work.data(), &work.size, &bwork,
+                        reinterpret_cast<int *>(bytes(t[6])) + b);
+        if (computeVectors)
+          transposedCopy(bytes(t[2]) + b * matrix, vs.data(), size, size,
+                         element, /*toColumnMajor=*/false);
+      });
   return true;
 }
 

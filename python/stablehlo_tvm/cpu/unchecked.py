@@ -25,10 +25,11 @@ from tvm import s_tir
 class UncheckedSchedule(s_tir.Schedule):
     def __init__(self, mod, **options):
         options.setdefault("error_render_level", "fast")
-        _checked_init(self, mod, **options)
+        _init(self, mod, **options)
 
 
-_checked_init = s_tir.Schedule.__init__
+# Unchecked too, like the methods below.
+_init = getattr(s_tir.Schedule.__init__, "__wrapped__", s_tir.Schedule.__init__)
 
 for _name, _method in list(vars(s_tir.Schedule).items()):
     _inner = getattr(_method, "__wrapped__", None)
