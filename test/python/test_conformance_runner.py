@@ -79,8 +79,15 @@ def test_expect_close_counts_ulps():
     assert conformance.judge(CLOSE, np.array([np.nan, np.inf]), np.array([np.nan, np.inf]))[0]
     assert not conformance.judge(CLOSE, np.array([np.inf]), np.array([-np.inf]))[0]
     # Across zero: the smallest subnormals either side are 2 ULP apart.
-    tiny = np.float32(1e-45)
-    assert conformance.judge(CLOSE, np.array([tiny], np.float32), np.array([-tiny], np.float32))[0]
+    for dtype in (np.float16, np.float32, np.float64):
+        tiny = np.nextafter(dtype(0), dtype(1))
+        assert conformance.judge(CLOSE, np.array([tiny]), np.array([-tiny]))[0]
+        assert conformance.judge(CLOSE, np.array([-0.0], dtype), np.array([0.0], dtype))[0]
+        assert conformance.judge(CLOSE, np.array([tiny * 2]), np.array([-tiny]))[0]  # 3 ULP
+        assert not conformance.judge(CLOSE, np.array([tiny * 3]), np.array([-tiny]))[0]
+        # Far apart on one side of zero, and across it.
+        assert not conformance.judge(CLOSE, np.array([1.0], dtype), np.array([2.0], dtype))[0]
+        assert not conformance.judge(CLOSE, np.array([1e-3], dtype), np.array([-1e-3], dtype))[0]
 
 
 def test_expect_almost_eq_tolerance_and_complex():
