@@ -120,3 +120,45 @@ def test_one_thread_and_tvm_launcher(environment, launched):
     assert done.returncode == 0, done.stderr[-2000:]
     count = int(done.stdout.split("launches")[-1])
     assert (count > 0) == launched
+
+
+def test_loop_kernels_compile_at_llvm_default_level_the_others_at_o2():
+    import tvm
+    from tvm.script import tirx as T
+
+    from stablehlo_tvm.cpu.codegen import _by_opt_level, compile_primfuncs
+    from stablehlo_tvm.cpu.target import host_target
+
+    @T.prim_func
+    def halve_until_small(a: T.Buffer((1,), "float32"), b: T.Buffer((1,), "float32")):
+        T.func_attr({"global_symbol": "halve_until_small"})
+        b[0] = a[0]
+        while b[0] > T.float32(1):
+            b[0] = b[0] * T.float32(0.5)
+
+    @T.prim_func
+    def double(a: T.Buffer((4,), "float32"), b: T.Buffer((4,), "float32")):
+        T.func_attr({"global_symbol": "double"})
+        for i in range(4):
+            b[i] = a[i] * T.float32(2)
+
+    functions = list(tvm.IRModule({"halve_until_small": halve_until_small, "double": double}).functions_items())
+    target = host_target()
+    groups = {tuple(gvar.name_hint for gvar, _ in group): group_target for group, group_target in _by_opt_level(functions, target)}
+    assert set(groups) == {("halve_until_small",), ("double",)}
+    assert "opt-level" not in groups[("halve_until_small",)].attrs
+    assert int(groups[("double",)].attrs["opt-level"]) == 2
+    # A target that says its level is used for every function.
+    three = tvm.target.Target({**target.export(), "opt-level": 3})
+    ((group, group_target),) = _by_opt_level(functions, three)
+    assert len(group) == 2 and int(group_target.attrs["opt-level"]) == 3
+
+    # Both groups' libraries are found through the one returned, as the VM looks.
+    lib = compile_primfuncs(tvm.IRModule({"halve_until_small": halve_until_small, "double": double}), target, workers=1)
+    out = tvm.runtime.tensor(np.zeros(1, np.float32))
+    found = {name: lib.get_function(name, query_imports=True) for name in ("halve_until_small", "double")}
+    found["halve_until_small"](tvm.runtime.tensor(np.array([37.0], np.float32)), out)
+    assert out.numpy()[0] == np.float32(37.0 / 64)
+    out4 = tvm.runtime.tensor(np.zeros(4, np.float32))
+    found["double"](tvm.runtime.tensor(np.arange(4, dtype=np.float32)), out4)
+    np.testing.assert_array_equal(out4.numpy(), np.arange(4) * 2)
