@@ -47,29 +47,34 @@ def build(mod: tvm.IRModule, target, relax_pipeline, workers: int | None = None)
 
 def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = None):
     """One runtime library of `primfuncs` (compiled as `tvm.tirx.build`
-    does), built in parts on up to `workers` threads."""
+    does), built in parts on up to `workers` threads; a part holding
+    functions of both optimization levels is two modules."""
     from .fastmath import register
 
     register()
     if workers is None:
         workers = min(_MAX_WORKERS, len(os.sched_getaffinity(0)))
-    parts = [
-        (part, group_target)
-        for functions, group_target in _by_opt_level(list(primfuncs.functions_items()), target)
-        for part in _balanced_parts(functions, max(1, min(workers, len(functions))))
-    ]
-    if len(parts) == 1:
-        return _compiled(primfuncs, parts[0][1])
+    functions = list(primfuncs.functions_items())
+    # Each thread's part, balanced as a whole, is compiled as one module
+    # for each of its optimization levels.
+    jobs: list[list] = []
+    count = 0
+    for part in _balanced_parts(functions, max(1, min(workers, len(functions)))):
+        jobs.append([])
+        for group, group_target in _by_opt_level(part, target):
+            jobs[-1].append((count, group, group_target))
+            count += 1
+    if count == 1:
+        return _compiled(primfuncs, jobs[0][0][2])
     context = tvm.transform.PassContext.current()
-    libs: list = [None] * len(parts)
+    libs: list = [None] * count
     errors: list = []
 
     def compile_part(index: int) -> None:
         try:
             with context:  # the caller's options hold on this thread too
-                functions, part_target = parts[index]
-                part = tvm.IRModule(dict(functions), attrs=primfuncs.attrs)
-                libs[index] = _compiled(part, part_target, index)
+                for number, group, group_target in jobs[index]:
+                    libs[number] = _compiled(tvm.IRModule(dict(group), attrs=primfuncs.attrs), group_target, number)
         except BaseException as error:  # noqa: BLE001 - raised by the caller
             errors.append(error)
 
@@ -77,7 +82,7 @@ def compile_primfuncs(primfuncs: tvm.IRModule, target, workers: int | None = Non
     # deep stack (see runtime.py), for each of these too.
     previous = threading.stack_size(_STACK_BYTES)
     try:
-        threads = [threading.Thread(target=compile_part, args=(k,), name=f"stablehlo_tvm-codegen-{k}") for k in range(1, len(parts))]
+        threads = [threading.Thread(target=compile_part, args=(k,), name=f"stablehlo_tvm-codegen-{k}") for k in range(1, len(jobs))]
         for thread in threads:
             thread.start()
     finally:
