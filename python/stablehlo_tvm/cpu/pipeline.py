@@ -26,6 +26,7 @@ def fusion_passes(blas="loops") -> list:
     from .legalize_once import LegalizeOnce
     from .masks_per_consumer import MasksPerConsumer
     from .scalar_operands import ScalarOperands
+    from .shared_primfuncs import ShareEqualPrimFuncs
     from .trailing_reshapes import TrailingReshapesAsViews
     from .wrapping_integers import legalizations as wrapping_legalizations
 
@@ -50,6 +51,7 @@ def fusion_passes(blas="loops") -> list:
         ElementwiseGroups,
         relax.transform.FuseTIR(),
         relax.transform.DeadCodeElimination(),
+        ShareEqualPrimFuncs,
     ]
 
 
