@@ -127,8 +127,9 @@ def _by_opt_level(functions: list, target) -> list[tuple[list, object]]:
 
     if target.kind.name != "llvm" or "opt-level" in target.attrs:
         return [(functions, target)]
-    loops = [(gvar, func) for gvar, func in functions if has_node(func.body, tirx.While)]
-    straight = [(gvar, func) for gvar, func in functions if not has_node(func.body, tirx.While)]
+    holds_loop = [has_node(func.body, tirx.While) for _, func in functions]
+    loops = [pair for pair, loop in zip(functions, holds_loop) if loop]
+    straight = [pair for pair, loop in zip(functions, holds_loop) if not loop]
     o2 = tvm.target.Target({**target.export(), "opt-level": 2})
     return [(group, group_target) for group, group_target in ((loops, target), (straight, o2)) if group]
 

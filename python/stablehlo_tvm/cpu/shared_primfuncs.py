@@ -1,10 +1,12 @@
 """ShareEqualPrimFuncs: fused PrimFuncs equal but for their names become one.
 
-FuseTIR makes a PrimFunc per fused group, and a network repeats its groups:
-each residual block's batch norm, ReLU and add, each layer's attention
-softmax. Functions equal in all but their global symbol (same buffers,
-body and attributes) are scheduled and compiled once: every call of a
-duplicate calls the first of its kind, and the duplicates are dropped.
+FuseTIR makes one PrimFunc of fused groups that are alike, but PrimFuncs
+made apart before fusion stay apart though equal: ConvAsMatmul makes each
+convolution's patch gather a function of its own (DenseNet had 367
+PrimFuncs of 313 kinds, Haiku's ResNet-18 68 of 59). Functions equal in
+all but their global symbol (buffers, body and attributes) are scheduled
+and compiled once: every call of a duplicate calls the first of its kind,
+and the duplicates are dropped.
 """
 
 from __future__ import annotations
