@@ -50,7 +50,7 @@ def _float_parts(x: np.ndarray) -> list[np.ndarray]:
     return [x]
 
 
-def _ulp_distance(a: np.ndarray, e: np.ndarray) -> np.ndarray:
+def ulp_distance(a: np.ndarray, e: np.ndarray) -> np.ndarray:
     """ULPs between floats of one type: the magnitudes' distance on one side
     of zero, their sum across it (the +-0 pair is 0 apart)."""
     width = a.dtype.itemsize * 8
@@ -95,7 +95,7 @@ def judge(check: dict[str, Any], actual: np.ndarray, expected: np.ndarray) -> tu
             bad &= a64 != e64  # an infinity matches itself (inf - inf is NaN)
         elif kind == "expect_close":
             finite = np.isfinite(a64) & np.isfinite(e64)
-            dist = _ulp_distance(a, e).astype(np.float64)
+            dist = ulp_distance(a, e).astype(np.float64)
             in_range = (dist >= check["min_ulp_difference"]) & (dist <= check["max_ulp_difference"])
             bad = np.where(finite, ~in_range, ~((_bytes(a) == _bytes(e)).reshape(a.shape + (-1,)).all(-1)))
             bad &= ~both_nan

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import workers
+from ..conformance import ulp_distance
 from .ops import Case, generate
 
 _MODULE = "stablehlo_tvm.difftest"
@@ -33,21 +34,8 @@ def _parts(x: np.ndarray) -> list[np.ndarray]:
     return [x.real, x.imag] if np.iscomplexobj(x) else [x]
 
 
-def _ordered(x: np.ndarray) -> np.ndarray:
-    """Floats as integers whose differences count ULPs."""
-    width = x.dtype.itemsize * 8
-    flat = np.asarray(x).reshape(-1)
-    bits = flat.view(f"uint{width}").astype(np.uint64)
-    sign = 1 << (width - 1)
-    if width == 64:
-        ints = [(-(int(b) & (sign - 1)) if int(b) & sign else int(b)) for b in bits]
-        return np.array(ints, dtype=object).reshape(x.shape)
-    bits = bits.astype(np.int64)
-    return np.where(bits & sign, -(bits & (sign - 1)), bits).reshape(x.shape)
-
-
 def _ulps(a: np.ndarray, e: np.ndarray) -> np.ndarray:
-    return np.abs(np.asarray(_ordered(a) - _ordered(e)).astype(np.float64))
+    return ulp_distance(a, e).astype(np.float64)
 
 
 def _is_float(x: np.ndarray) -> bool:
@@ -66,7 +54,7 @@ def mismatches(actual: np.ndarray, expected: np.ndarray, exact: bool) -> np.ndar
         both_nan = np.isnan(a64) & np.isnan(e64)
         finite = np.isfinite(a64) & np.isfinite(e64)
         if exact:
-            differ = np.asarray(_ordered(a) != _ordered(e))
+            differ = ulp_distance(a, e) != 0
         else:
             differ = np.where(finite, _ulps(a, e) > 3, a64 != e64)
         bad |= np.asarray(differ, dtype=bool) & ~both_nan
